@@ -1,0 +1,65 @@
+"""Pieces every command shares: the console, KB selection options and error reporting.
+
+One way to choose the KB everywhere: ``--store DIR`` | ``--endpoint URL`` |
+the embedded sample (default); the same through ``NL2SPARQL_STORE`` /
+``NL2SPARQL_ENDPOINT``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import Nl2SparqlError
+
+console = Console()
+err_console = Console(stderr=True)
+
+StoreOpt = Annotated[Optional[Path], typer.Option(
+    "--store", envvar="NL2SPARQL_STORE", help="On-disk Oxigraph store directory (from `kb load`).",
+    show_default=False)]
+EndpointOpt = Annotated[Optional[str], typer.Option(
+    "--endpoint", envvar="NL2SPARQL_ENDPOINT", help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.",
+    show_default=False)]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time budget in seconds.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+def open_kb_from_options(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None):
+    """Open the KB chosen by ``--store`` / ``--endpoint`` (or the embedded sample)."""
+    from ..kb import open_kb
+    return open_kb(store=store, endpoint=endpoint, timeout=timeout)
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print one clear error line and return the exit to raise."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def friendly(func: Callable) -> Callable:
+    """Turn project errors (and a few OS errors) into one clear line and exit status 2."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except Nl2SparqlError as exc:
+            raise fail(str(exc))
+        except FileNotFoundError as exc:
+            raise fail(f"file not found: {exc.filename} (check the path)")
+        except PermissionError as exc:
+            raise fail(f"permission denied: {exc.filename}")
+        except KeyboardInterrupt:
+            raise fail("interrupted", code=130)
+    return wrapper
+
+
+def print_json(obj) -> None:
+    """Write JSON to stdout (no rich markup, so machines can read it)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")

@@ -1,0 +1,16 @@
+"""``nl2sparql-gen``: the knowledge base, the generation pipeline, pools and scoring."""
+
+from __future__ import annotations
+
+import typer
+
+from . import kb_cmd
+
+app = typer.Typer(
+    name="nl2sparql-gen",
+    help="Grow and check LiITA natural-language → SPARQL example pools.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+)
+app.add_typer(kb_cmd.app, name="kb")

@@ -1,0 +1,13 @@
+"""``nl2sparql``: translate questions to LiITA SPARQL, retrieve examples, validate and evaluate."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="nl2sparql",
+    help="Translate Italian or English questions into LiITA SPARQL, offline or with an LLM.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+)

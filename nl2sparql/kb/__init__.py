@@ -1,0 +1,54 @@
+"""Knowledge-base layer: one execution interface over the embedded store and remote endpoints.
+
+>>> from nl2sparql.kb import open_kb
+>>> kb = open_kb()                      # the embedded LiITA sample
+>>> table = kb.select("SELECT ?l WHERE { ?l a lila:Lemma } LIMIT 3")
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import ConfigError
+from .base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, KnowledgeBase, Limits
+from .results import ResultTable, Term
+
+__all__ = ["KnowledgeBase", "Limits", "ResultTable", "Term", "open_kb", "open_sample"]
+
+
+def open_sample(limits: Limits | None = None, workers: int = 1):
+    """The embedded LiITA sample shipped in ``data/sample`` (in memory)."""
+    from ..errors import DataError
+    from ..paths import sample_files
+    from .embedded import EmbeddedKB
+
+    files = sample_files()
+    if not files:
+        raise DataError("the embedded sample is missing (data/sample/*.trig); reinstall from a "
+                        "checkout or set NL2SPARQL_DATA")
+    return EmbeddedKB.in_memory(files, limits=limits, workers=workers, description="sample")
+
+
+def open_kb(store: Path | str | None = None, endpoint: str | None = None,
+            timeout: float | None = None, max_rows: int | None = None,
+            workers: int = 1) -> KnowledgeBase:
+    """Open the KB chosen by ``store`` / ``endpoint`` / environment, else the embedded sample.
+
+    ``NL2SPARQL_STORE`` and ``NL2SPARQL_ENDPOINT`` are read when neither
+    argument is given.
+    """
+    store = store or os.environ.get("NL2SPARQL_STORE") or None
+    endpoint = endpoint or os.environ.get("NL2SPARQL_ENDPOINT") or None
+    if store and endpoint:
+        raise ConfigError("choose one KB: --store DIR or --endpoint URL, not both "
+                          "(check NL2SPARQL_STORE / NL2SPARQL_ENDPOINT)")
+    limits = Limits(timeout if timeout is not None else DEFAULT_TIMEOUT,
+                    max_rows if max_rows is not None else DEFAULT_MAX_ROWS)
+    if endpoint:
+        from .remote import RemoteKB
+        return RemoteKB(endpoint, limits=limits)
+    if store:
+        from .embedded import EmbeddedKB
+        return EmbeddedKB.on_disk(Path(store), limits=limits, workers=workers)
+    return open_sample(limits=limits, workers=workers)

@@ -1,0 +1,89 @@
+"""The one execution interface every knowledge base implements.
+
+``select``, ``ask`` and ``construct`` (and ``execute``, which dispatches on the
+query form) return a :class:`~nl2sparql.kb.results.ResultTable`. Every backend
+applies the same safety rules before a query runs: the query must be a read
+query (SPARQL Update is refused), it must parse, and it runs under a time
+budget and a row cap.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from ..errors import QueryError, UpdateRefused
+from ..sparql.lexer import query_form
+from .results import ResultTable
+
+DEFAULT_TIMEOUT = 20.0
+DEFAULT_MAX_ROWS = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-query time budget (seconds) and row cap."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    max_rows: int = DEFAULT_MAX_ROWS
+
+
+def check_read_query(query: str, expected: str | None = None) -> str:
+    """Return the form of a read query; refuse updates and unknown or mismatched forms."""
+    form = query_form(query)
+    if form == "update":
+        raise UpdateRefused("SPARQL Update is refused: the knowledge base is read-only "
+                            "(use SELECT, ASK, CONSTRUCT or DESCRIBE)")
+    if form == "unknown":
+        from ..errors import QuerySyntaxError
+        raise QuerySyntaxError("not a SPARQL query: expected SELECT, ASK, CONSTRUCT or DESCRIBE "
+                               "after the PREFIX lines")
+    if expected is not None and form != expected and not (expected == "construct" and form == "describe"):
+        raise QueryError(f"expected a {expected.upper()} query, got {form.upper()}")
+    return form
+
+
+class KnowledgeBase(ABC):
+    """A SPARQL-answering knowledge base (embedded store or remote endpoint)."""
+
+    #: Short description for provenance records and ``kb info`` (e.g. ``sample``).
+    description: str = "kb"
+
+    def __init__(self, limits: Limits | None = None):
+        self.limits = limits or Limits()
+
+    @abstractmethod
+    def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
+        """Execute a checked read query and return its normalised table."""
+
+    def execute(self, query: str, *, timeout: float | None = None,
+                max_rows: int | None = None) -> ResultTable:
+        """Run any read query; the result's ``form`` tells which kind it was."""
+        form = check_read_query(query)
+        return self._run(query, form,
+                         self.limits.timeout if timeout is None else timeout,
+                         self.limits.max_rows if max_rows is None else max_rows)
+
+    def select(self, query: str, **kw) -> ResultTable:
+        """Run a SELECT query."""
+        check_read_query(query, "select")
+        return self.execute(query, **kw)
+
+    def ask(self, query: str, **kw) -> bool:
+        """Run an ASK query and return its boolean."""
+        check_read_query(query, "ask")
+        return bool(self.execute(query, **kw).boolean)
+
+    def construct(self, query: str, **kw) -> ResultTable:
+        """Run a CONSTRUCT or DESCRIBE query; the table has columns ``s p o``."""
+        check_read_query(query, "construct")
+        return self.execute(query, **kw)
+
+    def close(self) -> None:
+        """Release workers, files and connections."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

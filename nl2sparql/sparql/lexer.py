@@ -1,0 +1,124 @@
+"""A small SPARQL tokenizer for the checks that must not be fooled by strings and comments.
+
+It is not a parser: it splits a query into tokens (IRIs, prefixed names,
+variables, strings, numbers, punctuation, keywords) so that callers can ask
+questions such as "what is the query form?", "is there an ORDER BY?" or
+"rewrite every SERVICE <x> into GRAPH <x>" without regular expressions that
+match inside a string literal or a comment.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<comment>\#[^\n]*)
+  | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+              |'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
+  | (?P<iri><[^<>"{}|^`\\\s]*>)
+  | (?P<var>[?$][A-Za-z0-9_\u00B7-\uFFFF]+)
+  | (?P<number>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
+  | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF][\w\u00B7-\uFFFF.-]*)?:(?:[\w\u00B7-\uFFFF%\\:-](?:[\w\u00B7-\uFFFF.%\\:-]*[\w\u00B7-\uFFFF%\\:-])?)?)
+  | (?P<langtag>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>\^\^|&&|\|\||!=|<=|>=|[{}()\[\].,;*=<>!+\-/|^?])
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
+FORM_KEYWORDS = {"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One lexical token: its kind, its text and its offset in the query."""
+
+    kind: str
+    text: str
+    start: int
+
+    @property
+    def upper(self) -> str:
+        """The text upper-cased (keywords are case-insensitive)."""
+        return self.text.upper()
+
+
+def tokenize(query: str, keep_trivia: bool = False) -> list[Token]:
+    """Split ``query`` into tokens; whitespace and comments only with ``keep_trivia``."""
+    tokens = []
+    for m in _TOKEN_RE.finditer(query):
+        kind = m.lastgroup or "other"
+        if not keep_trivia and kind in ("ws", "comment"):
+            continue
+        tokens.append(Token(kind, m.group(), m.start()))
+    return tokens
+
+
+def query_form(query: str) -> str:
+    """``select``, ``ask``, ``construct``, ``describe``, ``update`` or ``unknown``.
+
+    The form is the first keyword after the prologue (BASE/PREFIX lines).
+    """
+    tokens = tokenize(query)
+    i = 0
+    while i < len(tokens):
+        up = tokens[i].upper
+        if up == "BASE":
+            i += 2
+            continue
+        if up == "PREFIX":
+            i += 3
+            continue
+        if tokens[i].kind == "word":
+            if up in FORM_KEYWORDS:
+                return up.lower()
+            if up in UPDATE_KEYWORDS:
+                return "update"
+        return "unknown"
+    return "unknown"
+
+
+def strip_comments(query: str) -> str:
+    """The query without ``#`` comments (strings and IRIs untouched)."""
+    return "".join(t.text for t in tokenize(query, keep_trivia=True) if t.kind != "comment")
+
+
+def keywords(query: str) -> list[str]:
+    """Upper-cased bare words of the query, in order (keywords and function names)."""
+    return [t.upper for t in tokenize(query) if t.kind == "word"]
+
+
+def has_order_by(query: str) -> bool:
+    """True when the query has an ORDER BY clause."""
+    words = keywords(query)
+    return any(a == "ORDER" and b == "BY" for a, b in zip(words, words[1:]))
+
+
+def has_limit(query: str) -> bool:
+    """True when the query has a LIMIT clause."""
+    return "LIMIT" in keywords(query)
+
+
+def declared_prefixes(query: str) -> dict[str, str]:
+    """The ``PREFIX name: <iri>`` declarations of the query."""
+    tokens = tokenize(query)
+    out = {}
+    for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
+        if a.upper == "PREFIX" and b.kind == "pname" and c.kind == "iri":
+            out[b.text[:-1]] = c.text[1:-1]
+    return out
+
+
+def used_prefixes(query: str) -> set[str]:
+    """Prefix names used in prefixed names (``lila:noun`` → ``lila``), declarations excluded."""
+    tokens = tokenize(query)
+    used = set()
+    for prev, tok in zip([None, *tokens], tokens):
+        if tok.kind == "pname" and not (prev is not None and prev.upper == "PREFIX"):
+            used.add(tok.text.split(":", 1)[0])
+    return used
