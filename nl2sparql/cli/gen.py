@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import kb_cmd
+from . import kb_cmd, score_cmd
 
 app = typer.Typer(
     name="nl2sparql-gen",
@@ -14,3 +14,4 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(kb_cmd.app, name="kb")
+app.command("score")(score_cmd.score)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from . import evaluate_cmd
+
 app = typer.Typer(
     name="nl2sparql",
     help="Translate Italian or English questions into LiITA SPARQL, offline or with an LLM.",
@@ -11,3 +13,4 @@ app = typer.Typer(
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
+app.command("evaluate")(evaluate_cmd.evaluate)

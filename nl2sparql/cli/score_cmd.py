@@ -1,0 +1,142 @@
+"""``nl2sparql-gen score``: score predicted SPARQL against a gold pool by execution.
+
+Also home of the matcher flags and the summary printer that ``nl2sparql
+evaluate`` (:mod:`nl2sparql.cli.evaluate_cmd`) shares.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Iterator, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
+from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
+                     open_kb_from_options, print_json)
+
+# -- shared matcher flags ------------------------------------------------------
+SameColumnsOpt = Annotated[bool, typer.Option(
+    "--same-columns/--allow-extra-columns",
+    help="Strict: the prediction must have exactly the gold's columns (else extra columns are allowed).")]
+SameNamesOpt = Annotated[bool, typer.Option(
+    "--same-names/--any-names", help="Mapped columns must have the same variable names.")]
+DuplicatesOpt = Annotated[bool, typer.Option(
+    "--duplicates/--no-duplicates", help="Compare rows as multisets (else as sets).")]
+ToleranceOpt = Annotated[float, typer.Option(
+    "--tolerance", min=0.0, help="Numeric tolerance (absolute up to 1, relative above).")]
+RoundOpt = Annotated[Optional[int], typer.Option(
+    "--round", help="Round numbers to this many decimal places before comparing.", show_default=False)]
+IgnoreOrderOpt = Annotated[bool, typer.Option(
+    "--ignore-order/--keep-order", help="Ignore row order (always kept when the gold has ORDER BY).")]
+LangTagsOpt = Annotated[str, typer.Option(
+    "--lang-tags", help="Language tags: keep (\"gatto\"@it ≠ \"gatto\") or ignore.")]
+MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="Row cap for gold and prediction alike.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Directory for report.json, report.md and the chart.")]
+
+
+def match_options(same_columns: bool, same_names: bool, duplicates: bool, tolerance: float,
+                  round_digits: Optional[int], ignore_order: bool, lang_tags: str):
+    """Build :class:`~nl2sparql.score.matcher.MatchOptions` from the CLI flags."""
+    from ..score.matcher import MatchOptions
+    return MatchOptions(require_same_columns=same_columns, require_same_column_names=same_names,
+                        consider_duplicates=duplicates, float_tolerance=tolerance,
+                        round_digits=round_digits, ignore_order=ignore_order, lang=lang_tags)
+
+
+@contextmanager
+def progress_bar(description: str, enabled: bool = True) -> Iterator:
+    """A rich progress bar on stderr; yields ``update(done, total)`` (a no-op when not a terminal)."""
+    if not enabled or not err_console.is_terminal:
+        yield lambda done, total: None
+        return
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task(description, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def print_summary(summary: dict, paths: dict[str, Path], title: str) -> None:
+    """Rich tables: overall, by pattern, by difficulty, by error class."""
+    overall = Table(title=title, title_justify="left")
+    for head in ("items", "strict", "relaxed", "macro F1"):
+        overall.add_column(head, justify="right")
+    overall.add_row(str(summary["n"]), _pct(summary["strict_accuracy"]),
+                    _pct(summary["relaxed_accuracy"]), f"{summary['macro_f1']:.3f}")
+    console.print(overall)
+    for key, head in (("by_pattern", "pattern"), ("by_difficulty", "difficulty")):
+        if not summary[key]:
+            continue
+        table = Table(header_style="bold")
+        table.add_column(head)
+        for col in ("items", "strict", "relaxed", "F1"):
+            table.add_column(col, justify="right")
+        for name, g in summary[key].items():
+            table.add_row(name, str(g["n"]), _pct(g["strict"]), _pct(g["relaxed"]), f"{g['f1']:.3f}")
+        console.print(table)
+    if summary["by_error"]:
+        table = Table(header_style="bold")
+        table.add_column("error class")
+        table.add_column("items", justify="right")
+        for name, count in summary["by_error"].items():
+            table.add_row(name, str(count))
+        console.print(table)
+    for kind, path in paths.items():
+        console.print(f"wrote {kind}: {path}", highlight=False)
+
+
+@friendly
+def score(
+    gold: Annotated[Path, typer.Option("--gold", help="Gold pool (JSONL: id, sparql, patterns, difficulty…).")],
+    pred: Annotated[Path, typer.Option("--pred", help="Predictions (JSONL: id, sparql).")],
+    out: OutOpt = Path("score-report"),
+    split: Annotated[Optional[str], typer.Option("--split", help="Score only this split of the pool.",
+                                                 show_default=False)] = None,
+    store: StoreOpt = None,
+    endpoint: EndpointOpt = None,
+    timeout: TimeoutOpt = DEFAULT_TIMEOUT,
+    max_rows: MaxRowsOpt = DEFAULT_MAX_ROWS,
+    same_columns: SameColumnsOpt = True,
+    same_names: SameNamesOpt = False,
+    duplicates: DuplicatesOpt = True,
+    tolerance: ToleranceOpt = 0.0,
+    round_digits: RoundOpt = None,
+    ignore_order: IgnoreOrderOpt = True,
+    lang_tags: LangTagsOpt = "keep",
+    json_out: JsonOpt = False,
+) -> None:
+    """Score predicted SPARQL against a gold pool by comparing what the queries return."""
+    from ..score.data import load_gold, load_predictions
+    from ..score.report import summarize, write_reports
+    from ..score.runner import score_pools
+
+    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits,
+                            ignore_order, lang_tags)
+    items = load_gold(gold, split)
+    preds = load_predictions(pred)
+    gold_ids = {item.id for item in items}
+    unknown = [i for i in preds if i not in gold_ids]
+    if unknown and split is None:
+        err_console.print(f"[yellow]warning:[/] {len(unknown)} prediction id(s) are not in the gold pool "
+                          f"(e.g. {unknown[0]}); they are ignored", highlight=False)
+    with open_kb_from_options(store, endpoint, timeout) as kb:
+        with progress_bar("scoring") as update:
+            scores = score_pools(kb, items, preds, options, update, timeout=timeout, max_rows=max_rows)
+        kb_name = getattr(kb, "description", "kb")
+    meta = {"gold": str(gold), "pred": str(pred), "split": split or "all", "kb": kb_name,
+            "timeout": timeout, "max_rows": max_rows,
+            "missing_predictions": sum(1 for s in scores if s.error == "missing")}
+    paths = write_reports(out, scores, options.to_dict(), meta)
+    summary = summarize(scores)
+    if json_out:
+        print_json({"summary": summary, "reports": {k: str(v) for k, v in paths.items()}})
+    else:
+        print_summary(summary, paths, f"Scores of {pred.name} against {gold.name}")
