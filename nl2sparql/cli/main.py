@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import evaluate_cmd
+from .retrieve_cmd import retrieve
 
 app = typer.Typer(
     name="nl2sparql",
@@ -13,4 +14,5 @@ app = typer.Typer(
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
+app.command("retrieve")(retrieve)
 app.command("evaluate")(evaluate_cmd.evaluate)
