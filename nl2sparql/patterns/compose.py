@@ -1,0 +1,205 @@
+"""Composition rules: 1 to 4+ patterns combined into one query, anchored on a real lemma.
+
+The composer picks a shape and a compatible set of patterns, then an
+*anchor* lemma that every chosen pattern applies to; each pattern takes its
+slot values from the anchor's facts (its POS, its emotion, its hypernym…),
+so the composed query has at least the anchor as an answer. The execution
+filter still runs every query: it is checked, never trusted.
+
+Rules kept here (SCHEMA.md): hypernym direction and SERVICE joins live in
+the pattern blocks; one variable per resource entry comes from
+:meth:`Frame.fresh`; translations go Italian → dialect; every LIMIT comes
+with an ORDER BY.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import asdict, dataclass, field
+
+from ..sparql.model import IRI, Filter, Lit, Select, Triple, Var, eq, render, str_
+from . import CATALOGUE
+from .base import Facts, Fragment, Frame, StandalonePattern
+from .compositional import compositional_weight
+
+LIST_CONSTRAINTS = ("POS_FILTER", "MORPHO_REGEX", "EMOTION_LEXICON", "POLARITY", "SEMANTIC_RELATION",
+                    "LEXICAL_RELATION")
+LIST_PROJECTIONS = ("TRANSLATION", "MULTI_TRANSLATION", "SENSE_DEFINITION", "SENSE_COUNT", "SERVICE_INTEGRATION")
+WORD_FACTS = ("SENSE_DEFINITION", "TRANSLATION", "MULTI_TRANSLATION", "EMOTION_LEXICON", "POLARITY",
+              "SEMANTIC_RELATION", "LEXICAL_RELATION", "LEXICAL_FORM", "SENSE_COUNT", "SERVICE_INTEGRATION")
+COMPLIT_LABELS = {"SENSE_DEFINITION", "SENSE_COUNT", "SEMANTIC_RELATION", "LEXICAL_RELATION", "SERVICE_INTEGRATION"}
+EXCLUSIVE = [{"TRANSLATION", "MULTI_TRANSLATION"}, {"SEMANTIC_RELATION", "LEXICAL_RELATION"}]
+AUTO_LABELS = {"SERVICE_INTEGRATION", "COMPOSITIONAL", "COUNT_ENTITIES", "META_GRAPH"}
+
+
+def start_frame(shape: str, word: str | None = None) -> Frame:
+    """A frame with the focus lemma ``?lemma a lila:Lemma ; ontolex:writtenRep ?wr`` (and the word filter)."""
+    frame = Frame(shape=shape)
+    frame.where.add(Triple(frame.lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                    Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr))
+    if shape == "word":
+        frame.where.add(Filter(eq(str_(frame.wr), Lit(word))))
+        frame.slot("word", word)
+    return frame
+
+
+def finish_query(frame: Frame, limit: int | None = None) -> Select:
+    """Assemble the SELECT for a built frame (projection, grouping, ORDER BY with any LIMIT).
+
+    Also records the derived COMPOSITIONAL label and the limit slot.
+    """
+    if frame.shape == "count":
+        CATALOGUE["COUNT_ENTITIES"].apply_count(frame)
+    elif frame.shape == "list":
+        frame.projection = [frame.lemma, frame.wr] + [p for p in frame.projection
+                                                      if p not in (frame.lemma, frame.wr)]
+    if limit:
+        frame.slot("limit", str(limit))
+    plain_vars = [p for p in frame.projection if isinstance(p, Var)]
+    group_by = plain_vars if frame.aggregate else []
+    if frame.shape == "count":
+        order = []
+    elif frame.shape == "list":
+        order = [frame.wr, frame.lemma] if limit else [frame.wr]
+    else:
+        order = plain_vars[:1]
+    frame.tag("COMPOSITIONAL", compositional_weight(frame.labels))
+    frame.labels = {k: v for k, v in frame.labels.items() if v > 0}
+    return Select(frame.projection, frame.where, distinct=not frame.aggregate and frame.shape != "count",
+                  group_by=group_by, having=frame.having, order_by=order, limit=limit)
+
+
+@dataclass
+class Candidate:
+    """A composed query with everything later operators need (serialisable)."""
+
+    cid: str
+    sparql: str
+    shape: str
+    labels: dict[str, float]
+    slots: dict[str, str]
+    mentions: list[list[str]]
+    fragments: list[dict]
+    word: str | None = None
+    limit: int | None = None
+    anchor: str | None = None
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    def fragment_objects(self) -> list[Fragment]:
+        """The fragments as :class:`Fragment` objects."""
+        return [Fragment(f["kind"], f["text"]) for f in self.fragments]
+
+
+@dataclass
+class Composer:
+    """Draws candidates from a KB's facts, deterministically for a seed."""
+
+    facts: Facts
+    seed: int = 0
+    allowed: set[str] | None = None
+    shape_weights: dict[str, float] = field(default_factory=lambda: {"list": 0.5, "count": 0.15, "word": 0.25,
+                                                                     "standalone": 0.1})
+
+    def __post_init__(self):
+        self._lemmas = sorted(self.facts.by_lemma("lemma"))
+        for lemma, rows in self.facts.by_lemma("lemma").items():
+            self.facts.labels.setdefault(lemma, rows[0][0])
+        self._candidate_sets: dict[str, list[str]] = {}
+        self._standalone = {label: p.variants(self.facts) for label, p in CATALOGUE.items()
+                            if isinstance(p, StandalonePattern)}
+
+    def _ok(self, label: str) -> bool:
+        return self.allowed is None or label in self.allowed or label in ("SERVICE_INTEGRATION",)
+
+    def _pool(self, label: str) -> list[str]:
+        """Lemmas the pattern may apply to (a superset, checked with ``applicable``)."""
+        if label not in self._candidate_sets:
+            pattern = CATALOGUE[label]
+            sets = [self.facts.lemmas(n) for n in pattern.needs]
+            extra = {"SEMANTIC_RELATION": ("hypernym", "holonym"), "LEXICAL_RELATION": ("synonym", "antonym"),
+                     "TRANSLATION": ("translation_siciliano", "translation_parmigiano"),
+                     "MULTI_TRANSLATION": ("translation_siciliano",)}.get(label)
+            if extra:
+                sets.append(set().union(*(self.facts.lemmas(n) for n in extra)))
+            pool = set.intersection(*sets) if sets else None
+            self._candidate_sets[label] = sorted(pool) if pool is not None else self._lemmas
+        return self._candidate_sets[label]
+
+    def _anchor(self, labels: list[str], rng: random.Random) -> str | None:
+        pools = sorted((self._pool(lab) for lab in labels), key=len)
+        smallest = pools[0] if pools else self._lemmas
+        if not smallest:
+            return None
+        for lemma in rng.sample(smallest, min(len(smallest), 60)):
+            if lemma in self.facts.labels and all(CATALOGUE[lab].applicable(self.facts, lemma) for lab in labels):
+                return lemma
+        return None
+
+    def _pick_labels(self, pool: tuple[str, ...], k: int, rng: random.Random, chosen: list[str]) -> list[str]:
+        options = [p for p in pool if self._ok(p) and p not in chosen]
+        picked: list[str] = []
+        rng.shuffle(options)
+        for label in options:
+            if len(picked) >= k:
+                break
+            current = set(chosen) | set(picked) | {label}
+            if any(len(current & group) > 1 for group in EXCLUSIVE):
+                continue
+            if "SENSE_COUNT" in current and len(current & COMPLIT_LABELS) > 1:
+                continue
+            picked.append(label)
+        return picked
+
+    def draw(self, index: int) -> Candidate | None:
+        """The ``index``-th candidate for this seed (None when the draw found no anchor)."""
+        rng = random.Random(f"{self.seed}:{index}")
+        shapes = [s for s in self.shape_weights if s != "standalone" or any(self._ok(l) for l in self._standalone)]
+        shape = rng.choices(shapes, [self.shape_weights[s] for s in shapes])[0]
+        if shape == "standalone":
+            return self._standalone_candidate(rng, index)
+        if shape == "word":
+            labels = self._pick_labels(WORD_FACTS, rng.choices([1, 2, 3], [0.45, 0.4, 0.15])[0], rng, [])
+            if "SENSE_COUNT" in labels:
+                labels = ["SENSE_COUNT"]
+        else:
+            k = rng.choices([1, 2, 3], [0.35, 0.45, 0.2])[0]
+            labels = self._pick_labels(LIST_CONSTRAINTS, k, rng, [])
+            if shape == "list":
+                labels += self._pick_labels(LIST_PROJECTIONS, rng.choices([0, 1, 2], [0.45, 0.4, 0.15])[0], rng, labels)
+        if not labels:
+            return None
+        anchor = self._anchor(labels, rng)
+        if anchor is None:
+            return None
+        word = self.facts.labels[anchor]
+        frame = start_frame(shape, word if shape == "word" else None)
+        if shape != "word" and rng.random() < 0.1 and self._ok("META_GRAPH"):
+            CATALOGUE["META_GRAPH"].scope_lemmas(frame)
+        # constraints before projections, so phrasing reads naturally
+        for label in labels:
+            CATALOGUE[label].apply(frame, self.facts, anchor, rng)
+        limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
+        query = finish_query(frame, limit)
+        return self._candidate(index, render(query), frame, word if shape == "word" else None, limit, anchor)
+
+    def _standalone_candidate(self, rng: random.Random, index: int) -> Candidate | None:
+        labels = [l for l in self._standalone if self._ok(l) and self._standalone[l]]
+        if not labels:
+            return None
+        label = rng.choice(labels)
+        slots = rng.choice(self._standalone[label])
+        query, fragments, tags, mentions = CATALOGUE[label].build(slots, rng)
+        frame = Frame(shape="standalone", fragments=fragments, labels=dict(tags))
+        frame.slots = {k: str(v) for k, v in slots.items()}
+        frame.mentions = mentions
+        return self._candidate(index, render(query), frame, None, None, None)
+
+    def _candidate(self, index, sparql, frame: Frame, word, limit, anchor) -> Candidate:
+        cid = hashlib.sha1(f"{self.seed}:{index}:{sparql}".encode()).hexdigest()[:12]
+        return Candidate(cid, sparql, frame.shape, dict(frame.labels), dict(frame.slots),
+                         [list(m) for m in frame.mentions],
+                         [{"kind": f.kind, "text": f.text} for f in frame.fragments], word, limit, anchor)

@@ -1,0 +1,127 @@
+"""COUNT_ENTITIES: how many lemmas, entries or senses (overall, per class, per value)."""
+
+from __future__ import annotations
+
+import random
+
+from ..namespaces import COMPLIT_SERVICE, LEMMA_BANK
+from ..sparql.model import IRI, Call, Group, Select, Service, Triple, Var
+from .base import Facts, Frame, StandalonePattern, frag
+from .vocab import DIALECT, POS, LILA
+
+
+def _count(var: Var, name: str = "count") -> tuple:
+    return (Call("COUNT", (var,), distinct=True), Var(name))
+
+
+class CountEntities(StandalonePattern):
+    """Counts: a ``COUNT(DISTINCT …)`` over a list frame, or one of the catalogue's standalone counts."""
+
+    label = "COUNT_ENTITIES"
+    shapes = ("count",)
+    question_cues = [
+        (r"\b(quant[ieoa]|how many|numero( totale)? di|number of|count\w*|conta\w*|totale|total)\b", 0.9),
+        (r"\b(distribuzione|distribution|per ciascun\w*|for each|per ogni)\b", 0.6),
+    ]
+
+    def apply_count(self, frame: Frame) -> None:
+        """Turn a list frame into a count of its lemmas."""
+        frame.projection = [_count(frame.lemma)]
+        frame.tag(self.label, 0.9)
+
+    def variants(self, facts: Facts) -> list[dict]:
+        out = [{"kind": "bank", "bank": b} for b in ("italian", *DIALECT)]
+        out += [{"kind": "by", "by": b} for b in ("pos", "emotion", "gender", "polarity")]
+        out += [{"kind": "pos", "pos": p} for p in ("noun", "verb", "adjective", "adverb")]
+        out += [{"kind": "senses"}, {"kind": "hypolemmas"}]
+        out += [{"kind": "translations", "dialect": d} for d in DIALECT]
+        return out
+
+    def build(self, slots: dict, rng: random.Random):
+        kind = slots["kind"]
+        lemma = Var("lemma")
+        mentions: list[tuple[str, str]] = []
+        order = []
+        group_by = []
+        if kind == "bank":
+            if slots["bank"] == "italian":
+                bank, it_name, en_name = LEMMA_BANK, "italiana di LiITA", "Italian LiITA"
+            else:
+                it_name, en_name, bank = DIALECT[slots["bank"]][0], DIALECT[slots["bank"]][1], DIALECT[slots["bank"]][2]
+            where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(bank))])
+            proj = [_count(lemma)]
+            f = frag("standalone", [f"Quanti lemmi contiene la Lemma Bank {it_name}?", f"Quanti lemmi ci sono nella Lemma Bank {it_name}?"],
+                     [f"How many lemmas are in the {en_name} Lemma Bank?", f"How many lemmas does the {en_name} Lemma Bank contain?"],
+                     f"Conta le risorse con dcterms:isPartOf <{bank}> (Lemma Bank {it_name}).",
+                     f"Count the resources with dcterms:isPartOf <{bank}> ({en_name} Lemma Bank).")
+            mentions.append((it_name.split()[0], en_name.split()[0]))
+        elif kind == "pos":
+            it_pl, en_pl, _ = POS[slots["pos"]]
+            where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                           Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + slots["pos"]))])
+            proj = [_count(lemma)]
+            f = frag("standalone", [f"Quanti {it_pl} ci sono in LiITA?", f"Quanti lemmi sono {it_pl}?"],
+                     [f"How many {en_pl} are there in LiITA?", f"How many lemmas are {en_pl}?"],
+                     f"Conta i lila:Lemma con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
+                     f"Count the lila:Lemma with lila:hasPOS lila:{slots['pos']} ({en_pl}).")
+            mentions.append((it_pl, en_pl))
+        elif kind == "by":
+            by = slots["by"]
+            key, label = Var(by), Var(f"{by}Label")
+            if by == "pos":
+                where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                               Triple(lemma, IRI.of("lila:hasPOS"), key)])
+                it, en = "ciascuna parte del discorso", "part of speech"
+            elif by == "gender":
+                where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                               Triple(lemma, IRI.of("lila:hasGender"), key)])
+                it, en = "ciascun genere grammaticale", "grammatical gender"
+            elif by == "emotion":
+                lemma = Var("entry")
+                where = Group([Triple(lemma, IRI.of("elita:HasEmotion"), key)])
+                it, en = "ciascuna emozione di ELITA", "ELITA emotion"
+            else:
+                lemma = Var("entry")
+                where = Group([Triple(lemma, IRI.of("marl:hasPolarity"), key)])
+                it, en = "ciascuna classe di polarità Sentix", "Sentix polarity class"
+            proj = [key, _count(lemma)]
+            group_by = [key]
+            order = [("DESC", Var("count")), key]
+            it_bare = it.split(" ", 1)[1]
+            f = frag("standalone", [f"Quante voci ci sono per {it}?", f"Qual è la distribuzione per {it_bare}?"],
+                     [f"How many entries are there for each {en}?", f"What is the distribution by {en}?"],
+                     f"Raggruppa per {it_bare} e conta le risorse distinte.", f"Group by {en} and count the distinct resources.")
+            mentions.append((it_bare.split()[0], en.split()[-1]))
+        elif kind == "senses":
+            sense = Var("sense")
+            where = Group([Service(IRI(COMPLIT_SERVICE), Group([Triple(sense, IRI.of("rdf:type"), IRI.of("ontolex:LexicalSense"))]))])
+            proj = [_count(sense)]
+            f = frag("standalone", ["Quanti sensi contiene CompL-it?", "Quanti sensi lessicali ha CompL-it?"],
+                     ["How many senses does CompL-it contain?", "How many lexical senses are in CompL-it?"],
+                     "Conta le ontolex:LexicalSense nel servizio CompL-it.", "Count the ontolex:LexicalSense in the CompL-it service.")
+            mentions.append(("CompL-it", "CompL-it"))
+        elif kind == "hypolemmas":
+            where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Hypolemma"))])
+            proj = [_count(lemma)]
+            f = frag("standalone", ["Quanti ipolemmi ci sono in LiITA?", "Quanti ipolemmi contiene LiITA?"],
+                     ["How many hypolemmas are there in LiITA?", "How many hypolemmas does LiITA contain?"],
+                     "Conta le istanze di lila:Hypolemma.", "Count the instances of lila:Hypolemma.")
+            mentions.append(("ipolemmi", "hypolemmas"))
+        else:
+            it_name, en_name, bank = DIALECT[slots["dialect"]][0], DIALECT[slots["dialect"]][1], DIALECT[slots["dialect"]][2]
+            it_entry, d_entry, d_lemma = Var("itEntry"), Var("dEntry"), Var("dLemma")
+            where = Group([Triple(it_entry, IRI.of("vartrans:translatableAs"), d_entry),
+                           Triple(d_entry, IRI.of("ontolex:canonicalForm"), d_lemma),
+                           Triple(d_lemma, IRI.of("dcterms:isPartOf"), IRI(bank))])
+            lemma = d_entry
+            proj = [(Call("COUNT", (), distinct=False), Var("count"))]
+            f = frag("standalone", [f"Quante traduzioni in {it_name} ci sono nel glossario?", f"Quante coppie italiano-{it_name} contiene LiITA?"],
+                     [f"How many {en_name} translations are in the glossary?", f"How many Italian-{en_name} pairs does LiITA contain?"],
+                     f"Conta i collegamenti vartrans:translatableAs verso voci {it_name}.",
+                     f"Count the vartrans:translatableAs links to {en_name} entries.")
+            mentions.append((it_name, en_name))
+        query = Select(proj, where, group_by=group_by, order_by=order)
+        return query, [f], {self.label: 0.9}, mentions
+
+
+PATTERN = CountEntities()

@@ -1,0 +1,77 @@
+"""LEXICAL_FORM: inflected forms (ontolex:otherForm) with their grammatical features."""
+
+from __future__ import annotations
+
+import random
+
+from ..sparql.model import IRI, Triple
+from .base import Facts, Frame, Pattern, frag
+from .vocab import local_name
+
+# lexinfo feature → (property, Italian, English)
+FEATURES = {
+    "plural": ("number", "al plurale", "in the plural"),
+    "singular": ("number", "al singolare", "in the singular"),
+    "present": ("tense", "al presente", "in the present tense"),
+    "imperfect": ("tense", "all'imperfetto", "in the imperfect"),
+    "past": ("tense", "al passato", "in the past tense"),
+    "future": ("tense", "al futuro", "in the future tense"),
+    "subjunctive": ("verbFormMood", "al congiuntivo", "in the subjunctive"),
+    "conditional": ("verbFormMood", "al condizionale", "in the conditional"),
+    "indicative": ("verbFormMood", "all'indicativo", "in the indicative"),
+    "feminine": ("gender", "al femminile", "in the feminine"),
+}
+
+
+class LexicalForm(Pattern):
+    """``?entry ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . ?f ontolex:writtenRep ?form``."""
+
+    label = "LEXICAL_FORM"
+    role = "projection"
+    fact_queries = {
+        "forms": "SELECT DISTINCT ?lemma ?feature WHERE { ?e ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . "
+                 "?lemma a lila:Lemma . OPTIONAL { ?f ?p ?feature . "
+                 "FILTER(?p IN (lexinfo:number, lexinfo:tense, lexinfo:verbFormMood, lexinfo:gender)) } }",
+    }
+    needs = ("forms",)
+    question_cues = [
+        (r"\b(forme? flesse?|inflected forms?|flession\w*|inflection\w*|coniuga\w*|conjugat\w*|declina\w*"
+         r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood)\b", 0.8),
+    ]
+    shapes = ("word",)
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        features = sorted({local_name(r[0]) for r in facts.by_lemma("forms")[lemma] if r[0]} & set(FEATURES))
+        return {"feature": rng.choice(features)} if features and rng.random() < 0.5 else {}
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        entry, form, form_wr = frame.fresh("formEntry"), frame.fresh("f"), frame.fresh("form")
+        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                        Triple(entry, IRI.of("ontolex:otherForm"), form),
+                        Triple(form, IRI.of("ontolex:writtenRep"), form_wr))
+        frame.project(form_wr)
+        feature = slots.get("feature")
+        if feature:
+            prop, it, en = FEATURES[feature]
+            frame.where.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
+            frame.fragments.append(frag("word_fact", [f"le forme flesse {it}", f"le forme {it}"],
+                                        [f"the inflected forms {en}", f"the forms {en}"],
+                                        f"le ontolex:otherForm con lexinfo:{prop} lexinfo:{feature}",
+                                        f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}"))
+            frame.slot("feature", feature, it, en)
+        else:
+            frame.fragments.append(frag("word_fact", ["le forme flesse", "tutte le forme"],
+                                        ["the inflected forms", "all the forms"],
+                                        "le ontolex:otherForm e il loro ontolex:writtenRep",
+                                        "the ontolex:otherForm and their ontolex:writtenRep"))
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.uses_any("ontolex:otherForm", "ontolex:lexicalForm"):
+            return 0.9
+        if f.uses_any("lexinfo:tense", "lexinfo:verbFormMood", "lexinfo:person", "lexinfo:number"):
+            return 0.8
+        return 0.0
+
+
+PATTERN = LexicalForm()

@@ -1,0 +1,85 @@
+"""LEXICAL_RELATION: synonyms and antonyms between CompL-it senses."""
+
+from __future__ import annotations
+
+import random
+
+from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
+from ..sparql.model import IRI, Triple
+from .base import Facts, Frame, Pattern, complit_word_named, frag, quote
+
+ANTONYM_PROPS = (PREFIXES["lexinfo"] + "antonym", COMPLIT_VOCAB + "antonymComp", COMPLIT_VOCAB + "antonymGrad")
+SYNONYM = PREFIXES["lexinfo"] + "approximateSynonym"
+
+
+def _fact(prop_values: str) -> str:
+    return ("SELECT DISTINCT ?lemma ?o ?rel WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
+            f"SERVICE <{COMPLIT_SERVICE}> {{ VALUES ?rel {{ {prop_values} }} ?word ontolex:sense ?s . ?s ?rel ?os . "
+            "?ow ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?o } }")
+
+
+class LexicalRelation(Pattern):
+    """Synonyms (``lexinfo:approximateSynonym``) and antonyms (``lexinfo:antonym``, CompL-it's antonymComp/Grad)."""
+
+    label = "LEXICAL_RELATION"
+    fact_queries = {
+        "synonym": _fact(f"<{SYNONYM}>"),
+        "antonym": _fact(" ".join(f"<{p}>" for p in ANTONYM_PROPS)),
+    }
+    question_cues = [
+        (r"\b(sinonim\w*|synonym\w*|stesso significato|same meaning)\b", 0.9),
+        (r"\b(antonim\w*|antonym\w*|contrari\w*|opposit\w*|opposto)\b", 0.9),
+    ]
+
+    def applicable(self, facts: Facts, lemma: str) -> bool:
+        return lemma in facts.by_lemma("synonym") or lemma in facts.by_lemma("antonym")
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        kind = rng.choice([k for k in ("synonym", "antonym") if lemma in facts.by_lemma(k)])
+        other, rel = rng.choice(facts.by_lemma(kind)[lemma])
+        return {"relation": kind, "property": rel, "target": other}
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        kind, other = slots["relation"], slots.get("target")
+        rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])
+        sense, service = frame.sense()
+        other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
+        prop = IRI(rel)
+        is_syn = kind == "synonym"
+        if frame.shape == "word" or not other:
+            form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
+            service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense),
+                        Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
+                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
+            frame.project(other_wr)
+            f = (frag("word_fact", ["i sinonimi", "le parole con lo stesso significato"], ["the synonyms", "the words with the same meaning"],
+                      "i sinonimi (lexinfo:approximateSynonym)", "the synonyms (lexinfo:approximateSynonym)") if is_syn else
+                 frag("word_fact", ["i contrari", "gli antonimi"], ["the antonyms", "the opposites"],
+                      f"gli antonimi (<{rel}>)", f"the antonyms (<{rel}>)"))
+            frame.fragments.append(f)
+            frame.tag(self.label, 0.9)
+            return
+        service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense))
+        complit_word_named(service, frame, other_word, other)
+        qi, qe = quote("it", other), quote("en", other)
+        if is_syn:
+            f = frag("constraint", [f"sono sinonimi di {qi}", f"hanno lo stesso significato di {qi}"],
+                     [f"are synonyms of {qe}", f"mean the same as {qe}"],
+                     f"con un senso lexinfo:approximateSynonym di un senso di {qi}",
+                     f"with a sense that is lexinfo:approximateSynonym of a sense of {qe}")
+        else:
+            f = frag("constraint", [f"sono antonimi di {qi}", f"sono il contrario di {qi}"],
+                     [f"are antonyms of {qe}", f"are the opposite of {qe}"],
+                     f"con un senso antonimo (<{rel}>) di un senso di {qi}",
+                     f"with a sense that is an antonym (<{rel}>) of a sense of {qe}")
+        frame.fragments.append(f)
+        frame.slot("related_word", other)
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.uses(SYNONYM) or any(f.uses(p) for p in ANTONYM_PROPS) or f.uses_any(COMPLIT_VOCAB + "synonym"):
+            return 0.9
+        return 0.0
+
+
+PATTERN = LexicalRelation()

@@ -1,0 +1,89 @@
+"""MORPHO_REGEX: written forms with a prefix, a suffix or a substring."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..sparql.model import Call, Filter, Lit, str_
+from .base import Facts, Frame, Pattern, frag, quote
+
+SUFFIXES = ("zione", "mente", "bile", "ino", "etto", "ello", "one", "ista", "tore", "trice", "ezza", "ità",
+            "ismo", "oso", "aggio", "mento", "ale", "are", "ere", "ire", "logia", "ia")
+PREFIXES = ("ri", "dis", "pre", "anti", "in", "auto", "capo", "super", "tras", "sotto", "contro", "inter",
+            "stra", "semi", "extra", "geo", "bio", "tele", "s")
+_REGEX_SPECIAL = re.compile(r"([\\.^$|?*+()\[\]{}])")
+
+
+def regex_escape(text: str) -> str:
+    """Escape XPath-regex metacharacters so ``text`` matches literally."""
+    return _REGEX_SPECIAL.sub(r"\\\1", text)
+
+
+class MorphoRegex(Pattern):
+    """``FILTER(STRSTARTS|STRENDS|CONTAINS|REGEX(STR(?wr), …))``."""
+
+    label = "MORPHO_REGEX"
+    question_cues = [
+        (r"\b(inizi\w*|comincia\w*|prefiss\w*|start\w*|begin\w*|prefix\w*)\b", 0.85),
+        (r"\b(finisc\w*|termina\w*|suffiss\w*|end(s|ing)? (in|with)|suffix\w*)\b", 0.85),
+        (r"\b(contien\w*|contenent\w*|contain\w*|sottostringa|substring)\b", 0.6),
+        (r"\b(lunghezza|lunghe|length|long|caratteri|characters)\b", 0.5),
+    ]
+    shapes = ("list", "count")
+
+    def applicable(self, facts: Facts, lemma: str) -> bool:
+        return bool(self._options(facts.labels.get(lemma, "")))
+
+    @staticmethod
+    def _options(wr: str) -> list[tuple[str, str]]:
+        wr = wr.lower()
+        if len(wr) < 5 or not wr.replace(" ", "").isalpha():
+            return []
+        opts = [("suffix", s) for s in SUFFIXES if wr.endswith(s) and len(wr) > len(s) + 2]
+        opts += [("prefix", p) for p in PREFIXES if wr.startswith(p) and len(wr) > len(p) + 3]
+        if len(wr) >= 7:
+            opts.append(("contains", wr[2:6]))
+        return opts
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        kind, affix = rng.choice(self._options(facts.labels[lemma]))
+        return {"kind": kind, "affix": affix, "regex": rng.random() < 0.25 and kind != "contains"}
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        kind, affix = slots["kind"], slots["affix"]
+        target = str_(frame.wr)
+        if slots.get("regex"):
+            pattern = f"^{regex_escape(affix)}" if kind == "prefix" else f"{regex_escape(affix)}$"
+            frame.where.add(Filter(Call("REGEX", (target, Lit(pattern)))))
+        else:
+            fn = {"prefix": "STRSTARTS", "suffix": "STRENDS", "contains": "CONTAINS"}[kind]
+            frame.where.add(Filter(Call(fn, (target, Lit(affix)))))
+        qi, qe = quote("it", affix), quote("en", affix)
+        if kind == "prefix":
+            f = frag("constraint", [f"iniziano con {qi}", f"cominciano per {qi}", f"hanno il prefisso {qi}"],
+                     [f"start with {qe}", f"begin with {qe}", f"have the prefix {qe}"],
+                     f"il cui ontolex:writtenRep inizia con {qi}", f"whose ontolex:writtenRep starts with {qe}")
+        elif kind == "suffix":
+            f = frag("constraint", [f"finiscono in {qi}", f"terminano con {qi}", f"hanno il suffisso {qi}"],
+                     [f"end in {qe}", f"end with {qe}", f"have the suffix {qe}"],
+                     f"il cui ontolex:writtenRep termina con {qi}", f"whose ontolex:writtenRep ends with {qe}")
+        else:
+            f = frag("constraint", [f"contengono {qi}", f"contengono la sequenza {qi}"],
+                     [f"contain {qe}", f"contain the string {qe}"],
+                     f"il cui ontolex:writtenRep contiene {qi}", f"whose ontolex:writtenRep contains {qe}")
+        frame.fragments.append(f)
+        frame.slot(kind, affix)
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.calls("STRSTARTS", "STRENDS", "REGEX"):
+            return 0.9
+        if f.calls("CONTAINS") and not f.uses("skos:definition"):
+            return 0.8
+        if f.calls("STRLEN", "SUBSTR"):
+            return 0.6
+        return 0.0
+
+
+PATTERN = MorphoRegex()

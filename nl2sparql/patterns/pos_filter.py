@@ -1,0 +1,66 @@
+"""POS_FILTER: lemmas of one part of speech (and gender), e.g. "feminine nouns"."""
+
+from __future__ import annotations
+
+import random
+
+from ..sparql.model import IRI, Triple
+from .base import Facts, Frame, Pattern, frag
+from .vocab import GENDER, LILA, POS, local_name
+
+
+class PosFilter(Pattern):
+    """``?lemma lila:hasPOS lila:noun`` [``; lila:hasGender lila:feminine``]."""
+
+    label = "POS_FILTER"
+    fact_queries = {
+        "gender": "SELECT DISTINCT ?lemma ?gender WHERE { ?lemma a lila:Lemma ; lila:hasGender ?gender . "
+                  "FILTER(STRSTARTS(STR(?lemma), \"http://liita.it/data/id/lemma/\")) }",
+    }
+    question_cues = [
+        (r"\b(sostantiv[oi]|nom[ei] comun[ei]|verb[oi]|aggettiv[oi]|avverb[oi]|nouns?|verbs?|adjectives?|adverbs?"
+         r"|parte del discorso|part of speech|pos)\b", 0.8),
+        (r"\b(maschil[ei]|femminil[ei]|masculine|feminine|genere|gender)\b", 0.7),
+    ]
+    shapes = ("list", "count")
+
+    def applicable(self, facts: Facts, lemma: str) -> bool:
+        rows = facts.by_lemma("lemma").get(lemma)
+        return bool(rows) and local_name(rows[0][1]) in POS
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        pos = local_name(facts.by_lemma("lemma")[lemma][0][1])
+        genders = [local_name(g[0]) for g in facts.by_lemma("gender").get(lemma, [])]
+        slots = {"pos": pos}
+        if pos in ("noun", "adjective") and len(genders) == 1 and genders[0] in GENDER and rng.random() < 0.35:
+            slots["gender"] = genders[0]
+        return slots
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        pos, gender = slots["pos"], slots.get("gender")
+        it_pl, en_pl, _ = POS[pos]
+        frame.where.add(Triple(frame.lemma, IRI.of("lila:hasPOS"), IRI(LILA + pos)))
+        if gender:
+            frame.where.add(Triple(frame.lemma, IRI.of("lila:hasGender"), IRI(LILA + gender)))
+        it_head, en_head = it_pl, en_pl
+        it_tech = f"con lila:hasPOS lila:{pos} ({it_pl})"
+        en_tech = f"with lila:hasPOS lila:{pos} ({en_pl})"
+        if gender:
+            g_it, g_en = GENDER[gender]
+            it_head, en_head = f"{it_pl} {g_it}", f"{g_en} {en_pl}"
+            it_tech += f" e lila:hasGender lila:{gender}"
+            en_tech += f" and lila:hasGender lila:{gender}"
+            frame.slot("gender", gender, g_it, g_en)
+        frame.slot("pos", pos, it_pl, en_pl)
+        frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech))
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.uses("lila:hasPOS") or f.uses_any("lila:hasGender"):
+            return 0.9
+        if f.uses_in_service("lexinfo:partOfSpeech") or f.uses_any("lexinfo:noun", "lexinfo:verb", "lexinfo:adjective"):
+            return 0.6
+        return 0.0
+
+
+PATTERN = PosFilter()

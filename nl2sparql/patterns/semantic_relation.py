@@ -1,0 +1,99 @@
+"""SEMANTIC_RELATION: hyponymy and meronymy between CompL-it senses.
+
+Direction (SCHEMA rule 1): ``?specific lexinfo:hyponym ?general`` and
+``?part lexinfo:partMeronym ?whole``. Hyponyms of *animale* are senses ``?x``
+with ``?x lexinfo:hyponym ?animaleSense``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..namespaces import COMPLIT_SERVICE
+from ..sparql.model import IRI, Path, Triple
+from .base import Facts, Frame, Pattern, complit_word_named, frag, quote
+
+_REL = {
+    "hyponym": "SELECT DISTINCT ?lemma ?g WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
+               f"SERVICE <{COMPLIT_SERVICE}> {{ ?word ontolex:sense ?s . ?s lexinfo:hyponym ?gs . "
+               "?gw ontolex:sense ?gs ; ontolex:canonicalForm ?gf . ?gf ontolex:writtenRep ?g } }",
+    "meronym": "SELECT DISTINCT ?lemma ?g WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
+               f"SERVICE <{COMPLIT_SERVICE}> {{ ?word ontolex:sense ?s . ?s lexinfo:partMeronym ?gs . "
+               "?gw ontolex:sense ?gs ; ontolex:canonicalForm ?gf . ?gf ontolex:writtenRep ?g } }",
+}
+
+
+class SemanticRelation(Pattern):
+    """Hyponyms / parts of a named word (constraint), or hypernyms / wholes of a word (word fact)."""
+
+    label = "SEMANTIC_RELATION"
+    fact_queries = {"hypernym": _REL["hyponym"], "holonym": _REL["meronym"]}
+    question_cues = [
+        (r"\b(iponim\w*|iperonim\w*|hyponym\w*|hypernym\w*|tipi di|types? of|kinds? of|specie di"
+         r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*)\b", 0.85),
+        (r"\b(meronim\w*|olonim\w*|meronym\w*|holonym\w*|parti? di|parts? of|componenti|components?"
+         r"|fa(nno)? parte|is part of|made up of)\b", 0.85),
+    ]
+
+    def applicable(self, facts: Facts, lemma: str) -> bool:
+        return lemma in facts.by_lemma("hypernym") or lemma in facts.by_lemma("holonym")
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        kind = rng.choice([k for k in ("hypernym", "holonym") if lemma in facts.by_lemma(k)])
+        if shape == "word":
+            return {"relation": kind}
+        return {"relation": kind, "target": rng.choice(facts.by_lemma(kind)[lemma])[0],
+                "transitive": kind == "hypernym" and rng.random() < 0.25}
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        kind = slots["relation"]
+        prop = IRI.of("lexinfo:hyponym" if kind == "hypernym" else "lexinfo:partMeronym")
+        sense, service = frame.sense()
+        other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
+        if frame.shape == "word" or not slots.get("target"):
+            other_wr = frame.fresh("hypernym" if kind == "hypernym" else "whole")
+            service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense))
+            form = frame.fresh("relatedForm")
+            service.add(Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
+                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
+            frame.project(other_wr)
+            if kind == "hypernym":
+                f = frag("word_fact", ["gli iperonimi", "le categorie più generali"], ["the hypernyms", "the broader terms"],
+                         "gli iperonimi (senso ?s con ?s lexinfo:hyponym ?generale)",
+                         "the hypernyms (?s lexinfo:hyponym ?general)")
+            else:
+                f = frag("word_fact", ["gli interi di cui fa parte", "gli olonimi"], ["the wholes it is part of", "the holonyms"],
+                         "gli olonimi (lexinfo:partMeronym dal senso alla parte intera)",
+                         "the holonyms (lexinfo:partMeronym from the part to the whole)")
+            frame.fragments.append(f)
+            frame.tag(self.label, 0.9)
+            return
+        target, transitive = slots["target"], bool(slots.get("transitive"))
+        service.add(Triple(sense, Path("+", (prop,)) if transitive else prop, other_sense),
+                    Triple(other_word, IRI.of("ontolex:sense"), other_sense))
+        complit_word_named(service, frame, other_word, target)
+        qi, qe = quote("it", target), quote("en", target)
+        if kind == "hypernym":
+            extra_it = " (direttamente o indirettamente)" if transitive else ""
+            extra_en = " (directly or indirectly)" if transitive else ""
+            f = frag("constraint", [f"sono iponimi di {qi}{extra_it}", f"sono tipi di {qi}{extra_it}"],
+                     [f"are hyponyms of {qe}{extra_en}", f"are kinds of {qe}{extra_en}"],
+                     f"hanno un senso con lexinfo:hyponym{'+' if transitive else ''} verso un senso di {qi}",
+                     f"have a sense with lexinfo:hyponym{'+' if transitive else ''} to a sense of {qe}")
+        else:
+            f = frag("constraint", [f"sono parti di {qi}", f"indicano parti di {qi}"],
+                     [f"are parts of {qe}", f"name parts of {qe}"],
+                     f"hanno un senso con lexinfo:partMeronym verso un senso di {qi}",
+                     f"have a sense with lexinfo:partMeronym to a sense of {qe}")
+        frame.fragments.append(f)
+        frame.slot("related_word", target)
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.uses_any("lexinfo:hypernym", "lexinfo:hyponym", "lexinfo:partMeronym", "lexinfo:partHolonym",
+                      "lexinfo:memberMeronym", "lexinfo:memberHolonym"):
+            return 0.9
+        return 0.0
+
+
+PATTERN = SemanticRelation()

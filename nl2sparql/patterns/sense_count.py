@@ -1,0 +1,62 @@
+"""SENSE_COUNT: how many CompL-it senses a word has (polysemy)."""
+
+from __future__ import annotations
+
+import random
+
+from ..namespaces import COMPLIT_SERVICE
+from ..sparql.model import Call, Lit, Op
+from .base import Facts, Frame, Pattern, frag
+
+
+class SenseCount(Pattern):
+    """``COUNT(DISTINCT ?sense)`` per word, or lemmas with at least N senses."""
+
+    label = "SENSE_COUNT"
+    role = "projection"
+    fact_queries = {
+        "senses": "SELECT ?lemma (COUNT(DISTINCT ?s) AS ?n) WHERE { ?word ontolex:canonicalForm ?lemma . "
+                  f"?lemma a lila:Lemma . SERVICE <{COMPLIT_SERVICE}> {{ ?word ontolex:sense ?s }} }} GROUP BY ?lemma",
+    }
+    needs = ("senses",)
+    question_cues = [
+        (r"\b(quanti (sensi|significati)|how many (senses|meanings)|numero di (sensi|significati)"
+         r"|number of (senses|meanings))\b", 0.95),
+        (r"\b(polisem\w*|polysem\w*|pi[uù] sensi|more than one (sense|meaning)|(sensi|significati) divers\w*)\b", 0.8),
+    ]
+    shapes = ("list", "word")
+
+    def applicable(self, facts: Facts, lemma: str) -> bool:
+        rows = facts.by_lemma("senses").get(lemma)
+        return bool(rows) and int(rows[0][0]) >= 2
+
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        n = int(facts.by_lemma("senses")[lemma][0][0])
+        return {} if shape == "word" else {"min_senses": rng.randint(2, n)}
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        sense, _ = frame.sense()
+        count = frame.fresh("senses")
+        frame.projection.append((Call("COUNT", (sense,), distinct=True), count))
+        frame.aggregate = True
+        if frame.shape == "word" or not slots.get("min_senses"):
+            frame.fragments.append(frag("word_fact", ["il numero di sensi", "quanti sensi ha"],
+                                        ["the number of senses", "how many senses it has"],
+                                        "il numero di ontolex:sense in CompL-it", "the number of CompL-it ontolex:sense"))
+        else:
+            at_least = int(slots["min_senses"])
+            frame.having.append(Op(">=", (Call("COUNT", (sense,), distinct=True), Lit(at_least))))
+            frame.fragments.append(frag(
+                "constraint", [f"hanno almeno {at_least} sensi in CompL-it", f"hanno {at_least} o più significati"],
+                [f"have at least {at_least} senses in CompL-it", f"have {at_least} or more meanings"],
+                f"con almeno {at_least} ontolex:sense in CompL-it", f"with at least {at_least} CompL-it ontolex:sense"))
+            frame.slot("min_senses", str(at_least))
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if f.uses_any("ontolex:sense") and "COUNT" in f.aggregates:
+            return 0.9
+        return 0.0
+
+
+PATTERN = SenseCount()

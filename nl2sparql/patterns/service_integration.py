@@ -1,0 +1,50 @@
+"""SERVICE_INTEGRATION: joining LiITA lemmas with CompL-it data behind SERVICE.
+
+Every CompL-it pattern goes through :meth:`Frame.complit`, which adds the
+link ``?word ontolex:canonicalForm ?lemma`` (LiITA side) and the SERVICE
+block; this module adds the one thing that is only about the link: the
+CompL-it part of speech of linked lemmas.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..namespaces import COMPLIT_SERVICE
+from ..sparql.model import IRI, Triple
+from .base import Facts, Frame, Pattern, frag
+
+
+class ServiceIntegration(Pattern):
+    """Project the CompL-it part-of-speech label of the linked word."""
+
+    label = "SERVICE_INTEGRATION"
+    role = "projection"
+    fact_queries = {
+        "complit": "SELECT DISTINCT ?lemma WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
+                   f"SERVICE <{COMPLIT_SERVICE}> {{ ?word a ontolex:Word }} }}",
+    }
+    needs = ("complit",)
+    question_cues = [(r"\b(compl-?it|collegat\w* a compl|linked to compl|lessico computazionale)\b", 0.8)]
+    shapes = ("list", "word")
+
+    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        word, service = frame.complit()
+        pos, label = frame.fresh("complitPos"), frame.fresh("complitPosLabel")
+        service.add(Triple(word, IRI.of("lexinfo:partOfSpeech"), pos), Triple(pos, IRI.of("rdfs:label"), label))
+        frame.project(label)
+        kind = "word_fact" if frame.shape == "word" else "projection"
+        frame.fragments.append(frag(kind, ["la parte del discorso registrata in CompL-it", "la categoria grammaticale in CompL-it"],
+                                    ["the part of speech recorded in CompL-it", "the CompL-it part of speech"],
+                                    "il lexinfo:partOfSpeech della ontolex:Word CompL-it collegata",
+                                    "the lexinfo:partOfSpeech of the linked CompL-it ontolex:Word"))
+        frame.slot("service", "CompL-it", "CompL-it", "CompL-it")
+        frame.tag(self.label, 0.9)
+
+    def sparql_weight(self, f) -> float:
+        if COMPLIT_SERVICE in f.services:
+            return 0.9 if f.outside_iris - {COMPLIT_SERVICE} else 0.6
+        return 0.0
+
+
+PATTERN = ServiceIntegration()

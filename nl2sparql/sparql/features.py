@@ -1,0 +1,155 @@
+"""Structural features of any SPARQL query, for tagging and validation.
+
+Works from tokens (see :mod:`.lexer`), so it also reads queries in dialects
+Oxigraph does not parse (Jena's bare ``COUNT(?x) AS ?n``). Prefixed names are
+expanded to IRIs with the query's own and the standard prefixes, and every IRI
+is recorded with where it occurs (inside a SERVICE block or not).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..namespaces import PREFIXES
+from .lexer import declared_prefixes, tokenize
+
+AGGREGATES = {"COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "SAMPLE"}
+STRING_FUNCTIONS = {"STRSTARTS", "STRENDS", "CONTAINS", "REGEX", "STRLEN", "SUBSTR", "LCASE", "UCASE",
+                    "STRBEFORE", "STRAFTER", "REPLACE"}
+
+
+@dataclass
+class Features:
+    """What a query uses, structurally."""
+
+    iris: set[str] = field(default_factory=set)
+    service_iris: set[str] = field(default_factory=set)
+    outside_iris: set[str] = field(default_factory=set)
+    services: set[str] = field(default_factory=set)
+    graphs: set[str] = field(default_factory=set)
+    graph_variable: bool = False
+    words: set[str] = field(default_factory=set)
+    aggregates: set[str] = field(default_factory=set)
+    strings: list[str] = field(default_factory=list)
+    variables: set[str] = field(default_factory=set)
+    group_by: bool = False
+    order_by: bool = False
+    limit: bool = False
+    form: str = "select"
+    triples: int = 0
+    filters: int = 0
+
+    def uses(self, curie_or_iri: str) -> bool:
+        """True when the IRI (or ``prefix:local``) occurs anywhere."""
+        return _expand(curie_or_iri) in self.iris
+
+    def uses_any(self, *names: str) -> bool:
+        """True when any of the IRIs occurs."""
+        return any(self.uses(n) for n in names)
+
+    def uses_outside_service(self, *names: str) -> bool:
+        """True when any of the IRIs occurs outside every SERVICE block."""
+        return any(_expand(n) in self.outside_iris for n in names)
+
+    def uses_in_service(self, *names: str) -> bool:
+        """True when any of the IRIs occurs inside a SERVICE block."""
+        return any(_expand(n) in self.service_iris for n in names)
+
+    def uses_iri_prefix(self, prefix: str) -> bool:
+        """True when some IRI starts with ``prefix``."""
+        return any(i.startswith(prefix) for i in self.iris)
+
+    def calls(self, *functions: str) -> bool:
+        """True when any of the functions/keywords is used."""
+        return any(f.upper() in self.words for f in functions)
+
+
+def _expand(name: str) -> str:
+    if name.startswith("<") and name.endswith(">"):
+        return name[1:-1]
+    prefix, sep, local = name.partition(":")
+    if sep and prefix in PREFIXES and not name.startswith("http"):
+        return PREFIXES[prefix] + local
+    return name
+
+
+def analyze(query: str) -> Features:
+    """Extract :class:`Features` from query text."""
+    f = Features()
+    prefixes = {**PREFIXES, **declared_prefixes(query)}
+    tokens = tokenize(query)
+    depth = 0
+    service_depths: list[int] = []
+    pending_service = False
+    service_brace = False  # the next "{" opens a SERVICE block
+    pending_graph = False
+    in_prologue = True
+    prev = None
+    for i, tok in enumerate(tokens):
+        up = tok.upper
+        if tok.kind == "word":
+            f.words.add(up)
+            if in_prologue and up in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
+                f.form = up.lower()
+                in_prologue = False
+            if up == "SERVICE":
+                pending_service = True
+                service_brace = True
+            elif up == "GRAPH":
+                pending_graph = True
+            elif up in AGGREGATES and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+                f.aggregates.add(up)
+            elif up == "FILTER":
+                f.filters += 1
+            elif up == "BY" and prev is not None:
+                if prev.upper == "GROUP":
+                    f.group_by = True
+                elif prev.upper == "ORDER":
+                    f.order_by = True
+            elif up == "LIMIT":
+                f.limit = True
+        elif tok.kind in ("iri", "pname"):
+            if prev is not None and prev.upper == "PREFIX":
+                prev = tok
+                continue
+            if tok.kind == "iri":
+                iri = tok.text[1:-1]
+            else:
+                p, _, local = tok.text.partition(":")
+                iri = prefixes.get(p, p + ":") + local
+            if prev is not None and prev.kind == "pname" and i >= 2 and tokens[i - 2].upper == "PREFIX":
+                prev = tok
+                continue
+            f.iris.add(iri)
+            (f.service_iris if service_depths else f.outside_iris).add(iri)
+            if pending_service:
+                f.services.add(iri)
+                pending_service = False
+            elif pending_graph:
+                f.graphs.add(iri)
+                pending_graph = False
+        elif tok.kind == "var":
+            f.variables.add(tok.text[1:])
+            if pending_graph:
+                f.graph_variable = True
+                pending_graph = False
+            pending_service = False
+        elif tok.kind == "string":
+            text = tok.text
+            q = 3 if text[:3] in ('"""', "'''") else 1
+            f.strings.append(text[q:-q])
+        elif tok.text == "{":
+            depth += 1
+            pending_service = False
+            if service_brace:
+                service_brace = False
+                service_depths.append(depth)
+        elif tok.text == "}":
+            if service_depths and service_depths[-1] == depth:
+                service_depths.pop()
+            depth -= 1
+        elif tok.text in (".", ";") and not in_prologue and depth > 0:
+            f.triples += 1
+        prev = tok
+    return f
+
