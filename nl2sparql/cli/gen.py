@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import kb_cmd, score_cmd
+from . import kb_cmd, run_cmd, score_cmd
 
 app = typer.Typer(
     name="nl2sparql-gen",
@@ -14,4 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(kb_cmd.app, name="kb")
+app.command("run")(run_cmd.run)
+app.command("export")(run_cmd.export)
+app.add_typer(run_cmd.pool_app, name="pool")
 app.command("score")(score_cmd.score)

@@ -1,0 +1,106 @@
+"""``nl2sparql-gen run``, ``export`` and ``pool stats``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .common import EndpointOpt, JsonOpt, StoreOpt, console, friendly, print_json
+
+pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
+
+
+def _patterns(values: Optional[List[str]]) -> Optional[list[str]]:
+    if not values:
+        return None
+    return [p.strip().upper() for v in values for p in v.split(",") if p.strip()]
+
+
+@friendly
+def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool.")] = 300,
+        seed: Annotated[int, typer.Option(help="Random seed: same seed and KB → identical pool.")] = 0,
+        patterns: Annotated[Optional[List[str]], typer.Option(
+            "--patterns", help="Only compose these pattern labels (repeat or comma-separate).")] = None,
+        out: Annotated[Path, typer.Option(help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
+        resume: Annotated[bool, typer.Option(help="Resume an interrupted run with the same settings.")] = False,
+        store: StoreOpt = None, endpoint: EndpointOpt = None,
+        timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
+        threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
+        oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
+        cache_dir: Annotated[Path, typer.Option(help="Where step files and the manifest go.")] = Path("cache"),
+        json_output: JsonOpt = False) -> None:
+    """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write."""
+    from ..kb import open_kb
+    from ..pipelines.generation import GenerationPipeline, RunConfig
+    from ..pipelines.report import pool_stats, render_stats
+    from ..pipelines.storage import read_jsonl
+
+    kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
+    config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
+                       timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir))
+    start = time.perf_counter()
+    with kb, Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, disable=json_output, transient=False) as progress:
+        tasks: dict[str, int] = {}
+
+        def factory(name: str):
+            tasks[name] = progress.add_task(name, total=None, start=False)
+
+            def update(done: int, total: int) -> None:
+                task = tasks[name]
+                progress.start_task(task)
+                progress.update(task, completed=done, total=total)
+            return update
+
+        manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume)
+    items = read_jsonl(out)
+    stats = pool_stats(items)
+    summary = {"out": str(out), "kept": len(items), "target": target, "rejected": manifest["rejected"],
+               "seconds": round(time.perf_counter() - start, 2), "stats": stats,
+               "manifest": str(cache_dir / f"{config.prefix}_manifest.json")}
+    if json_output:
+        print_json(summary)
+        return
+    rejected = Table("reason", "candidates", title="Rejected")
+    for reason, n in sorted(manifest["rejected"].items(), key=lambda kv: -kv[1]):
+        rejected.add_row(reason, str(n))
+    console.print(rejected)
+    render_stats(stats, console, title=str(out))
+    note = "" if len(items) >= target else f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
+    console.print(f"kept [bold]{len(items)}[/] examples in {summary['seconds']} s → {out}{note}")
+
+
+@pool_app.command("stats")
+@friendly
+def stats(pool: Annotated[Path, typer.Argument(help="Pool file (JSONL or JSON array).")],
+          json_output: JsonOpt = False) -> None:
+    """Pattern and combination coverage, difficulty and split counts of a pool."""
+    from ..pipelines.report import pool_stats, render_stats
+    from ..pipelines.storage import read_pool
+
+    items = read_pool(pool)
+    result = pool_stats(items)
+    if json_output:
+        print_json(result)
+    else:
+        render_stats(result, console, title=str(pool))
+
+
+@friendly
+def export(pool: Annotated[Path, typer.Argument(help="Pool file (JSONL or JSON array).")],
+           fmt: Annotated[str, typer.Option("--format", help="alpaca, sharegpt or openai.")] = "openai",
+           out: Annotated[Path, typer.Option(help="Output JSONL file.")] = Path("train.jsonl"),
+           lang: Annotated[str, typer.Option(help="it, en or both.")] = "both",
+           variants: Annotated[bool, typer.Option(help="Also export the persona variants.")] = False,
+           split: Annotated[Optional[str], typer.Option(help="Only this split (train/dev/test).")] = None) -> None:
+    """Export a pool as fine-tuning data (Alpaca, ShareGPT or OpenAI chat format)."""
+    from ..pipelines.export import export_pool
+    from ..pipelines.storage import read_pool
+
+    n = export_pool(read_pool(pool), out, fmt, lang=lang, variants=variants, split=split)
+    console.print(f"wrote {n} {fmt} records to {out}")

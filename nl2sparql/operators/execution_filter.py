@@ -1,0 +1,94 @@
+"""Execution filter: every candidate query is executed; only useful answers are kept.
+
+Rejection reasons: ``parse``, ``execution``, ``timeout``, ``service``, ``empty``,
+``oversized`` (more rows than ``max_result_rows``), ``degenerate`` (a single zero
+count, or every cell unbound). Kept rows get ``result_count`` and an
+``answer_signature`` (a hash of the sorted result rows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+
+from ..errors import QueryError
+from ..kb.base import KnowledgeBase
+from ..kb.results import ResultTable
+from ..pipelines.storage import checkpoint_for
+from .base import Operator, StepReport
+
+
+def answer_signature(table: ResultTable) -> str:
+    """A short hash of the answer: sorted rows of N-Triples terms (order-insensitive)."""
+    rows = sorted("\t".join("" if t is None else t.n3() for t in row) for row in table.rows)
+    return hashlib.sha1("\n".join(rows).encode()).hexdigest()[:16]
+
+
+def degenerate(table: ResultTable) -> bool:
+    """True for answers that carry no information."""
+    if all(all(t is None for t in row) for row in table.rows):
+        return True
+    if len(table.rows) == 1 and len(table.variables) == 1:
+        cell = table.rows[0][0]
+        return cell is not None and cell.kind == "literal" and cell.value in ("0", "0.0")
+    return False
+
+
+class ExecutionFilter(Operator):
+    """Config: ``timeout`` (s, default 10), ``max_result_rows`` (default 1000), ``threads`` (default 1)."""
+
+    input_keys = ("cid", "sparql")
+    output_keys = ("result_count", "answer_signature")
+
+    def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, **kw):
+        super().__init__(config, **kw)
+        self.kb = kb
+
+    def _check(self, sparql: str) -> tuple[str | None, int, str]:
+        limit = int(self.config.get("max_result_rows", 1000))
+        try:
+            table = self.kb.execute(sparql, timeout=float(self.config.get("timeout", 10.0)), max_rows=limit + 1)
+        except QueryError as exc:
+            return exc.kind, 0, str(exc)
+        if table.form == "ask":
+            return None, 1, answer_signature(table)
+        if not table.rows:
+            return "empty", 0, ""
+        if table.truncated or len(table.rows) > limit:
+            return "oversized", len(table.rows), ""
+        if degenerate(table):
+            return "degenerate", len(table.rows), ""
+        return None, len(table.rows), answer_signature(table)
+
+    def run(self, storage, input_key: str = "sparql", output_key: str = "result_count") -> StepReport:
+        rows = storage.read("dict")
+        report = StepReport(self.name, rows_in=len(rows))
+        checkpoint = checkpoint_for(storage)
+        done = checkpoint.load() if checkpoint else {}
+        todo = [r for r in rows if r["cid"] not in done]
+        batch = 64
+        with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
+            for start in range(0, len(todo), batch):
+                chunk = todo[start:start + batch]
+                results = list(pool.map(lambda r: self._check(r[input_key]), chunk))
+                items = [{"key": r["cid"], "reason": reason, "count": count, "info": info}
+                         for r, (reason, count, info) in zip(chunk, results)]
+                done.update({i["key"]: i for i in items})
+                if checkpoint:
+                    checkpoint.append(items)
+                self.progress(len(rows) - len(todo) + start + len(chunk), len(rows))
+        kept, rejects = [], []
+        for r in rows:
+            item = done[r["cid"]]
+            if item["reason"] is None:
+                kept.append({**r, output_key: item["count"], "answer_signature": item["info"]})
+            else:
+                report.rejected[item["reason"]] += 1
+                rejects.append({"cid": r["cid"], "reason": item["reason"], "detail": item["info"],
+                                input_key: r[input_key]})
+        storage.write(kept)
+        self.write_rejects(storage, rejects)
+        if checkpoint:
+            checkpoint.discard()
+        report.kept = len(kept)
+        return report

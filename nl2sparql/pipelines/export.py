@@ -1,0 +1,48 @@
+"""Export a pool as fine-tuning data: Alpaca, ShareGPT or OpenAI chat JSONL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ConfigError
+from .storage import write_jsonl
+
+FORMATS = ("alpaca", "sharegpt", "openai")
+INSTRUCTION = ("Translate the question into a SPARQL query for LiITA (Linking Italian). "
+               "Use the LiITA prefixes; reach CompL-it through SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/>.")
+
+
+def questions(item: dict, lang: str, variants: bool) -> list[str]:
+    """The questions of an item for ``lang`` (``it``, ``en`` or ``both``)."""
+    out = []
+    for code in (("it", "en") if lang == "both" else (lang,)):
+        main = item.get("nl") if code == "it" else item.get("nl_en")
+        if main:
+            out.append(main)
+        if variants:
+            field = "nl_variants" if code == "it" else "nl_en_variants"
+            out += [q for q in (item.get(field) or {}).values() if q and q not in out]
+    return out
+
+
+def convert(item: dict, question: str, fmt: str) -> dict:
+    """One training record."""
+    if fmt == "alpaca":
+        return {"instruction": INSTRUCTION, "input": question, "output": item["sparql"]}
+    if fmt == "sharegpt":
+        return {"conversations": [{"from": "system", "value": INSTRUCTION}, {"from": "human", "value": question},
+                                  {"from": "gpt", "value": item["sparql"]}]}
+    return {"messages": [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": question},
+                         {"role": "assistant", "content": item["sparql"]}]}
+
+
+def export_pool(items: list[dict], out: Path, fmt: str, lang: str = "both", variants: bool = False,
+                split: str | None = None) -> int:
+    """Write the records; returns how many."""
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if lang not in ("it", "en", "both"):
+        raise ConfigError(f"unknown language {lang!r}: use it, en or both")
+    records = [convert(item, q, fmt) for item in items if split is None or item.get("split") == split
+               for q in questions(item, lang, variants)]
+    return write_jsonl(out, records)

@@ -1,0 +1,182 @@
+"""The generation pipeline: sample → compose → execute → phrase → tag → dedup → grade → write.
+
+``GenerationPipeline`` wires the operators with their keys, checks the keys
+before anything runs, keeps a manifest per run (operator, parameters, seed,
+counts kept/rejected by reason, seconds) and resumes: with ``resume=True``
+finished steps whose parameters match are skipped and an interrupted step
+picks up from its checkpoint, so a killed run finishes with no lost and no
+duplicated rows. Same seed and KB → identical pool.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .. import __version__
+from ..errors import ConfigError
+from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
+                         PoolWriter, QuestionGenerator, SchemaSampler)
+from ..operators.base import Operator, StepReport
+from ..patterns import LABELS
+from .storage import StepStorage, atomic_write_text
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines a run's output."""
+
+    target: int = 300
+    seed: int = 0
+    patterns: list[str] | None = None
+    out: str = "pool.jsonl"
+    oversample: float = 2.0
+    timeout: float = 10.0
+    max_result_rows: int = 1000
+    threads: int = 1
+    kb: str = "sample"
+    prefix: str = ""
+    cache_dir: str = "cache"
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.target < 1:
+            raise ConfigError("--target must be at least 1")
+        if self.patterns:
+            unknown = sorted(set(self.patterns) - set(LABELS))
+            if unknown:
+                raise ConfigError(f"unknown pattern label(s) {', '.join(unknown)}; "
+                                  f"known: {', '.join(LABELS)}")
+        if not self.prefix:
+            self.prefix = f"{Path(self.out).stem}_s{self.seed}"
+
+    @property
+    def candidates(self) -> int:
+        """How many candidates the composer draws."""
+        return int(self.target * self.oversample) + 50
+
+    def identity(self) -> dict:
+        """The fields a resumed run must share with the original."""
+        d = asdict(self)
+        d.pop("threads")
+        return d
+
+
+@dataclass
+class Step:
+    """One operator with the keyword arguments of its ``run``."""
+
+    operator: Operator
+    keys: dict
+
+
+ProgressFactory = Callable[[str], Callable[[int, int], None]]
+
+
+class GenerationPipeline:
+    """Builds and runs the chain; ``extra_steps`` lets the LLM layer insert its operators."""
+
+    def __init__(self, config: RunConfig, kb, progress: ProgressFactory | None = None,
+                 steps: list[Step] | None = None):
+        self.config = config
+        self.kb = kb
+        progress = progress or (lambda name: (lambda done, total: None))
+        c = config
+        self.steps = steps or [
+            Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10)}, kb=kb, progress=progress("schema sampler")),
+                 {"output_key": "fact"}),
+            Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns},
+                                 progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
+            Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads},
+                                 kb=kb, progress=progress("execution filter")),
+                 {"input_key": "sparql", "output_key": "result_count"}),
+            Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
+                 {"input_key": "fragments", "output_key": "nl"}),
+            Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
+            Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
+            Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
+            Step(PoolWriter({"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}, progress=progress("pool writer")),
+                 {"input_key": "sparql"}),
+        ]
+        versions = {s.operator.name: s.operator.version for s in self.steps}
+        for s in self.steps:
+            if isinstance(s.operator, PoolWriter):
+                s.operator.config["operators"] = versions
+        self.storage = StepStorage(c.cache_dir, c.prefix)
+        self.manifest_path = Path(c.cache_dir) / f"{c.prefix}_manifest.json"
+
+    # -- checks ----------------------------------------------------------
+    def check_keys(self) -> None:
+        """Fail before running anything if an operator needs a field no earlier step writes.
+
+        An operator's ``input_keys`` are its default field names; a ``run``
+        keyword (``input_key="question"``) renames the default it overrides.
+        """
+        available: set[str] = set()
+        for i, step in enumerate(self.steps):
+            op = step.operator
+            defaults = {name: p.default for name, p in inspect.signature(op.run).parameters.items()
+                        if p.default is not inspect.Parameter.empty}
+            needed = set(op.input_keys)
+            produced = set(op.output_keys)
+            for name, value in step.keys.items():
+                if name not in defaults:
+                    raise ConfigError(f"pipeline wiring: {op.name}.run() has no parameter {name!r}")
+                target = needed if not name.startswith("output") else produced
+                target.discard(defaults[name])
+                target.add(value)
+            missing = sorted(needed - available) if i > 0 else []
+            if missing:
+                raise ConfigError(f"pipeline wiring: step {i} ({op.name}) needs {', '.join(missing)}, "
+                                  "which no earlier step writes")
+            available |= produced
+
+    # -- manifest --------------------------------------------------------
+    def _load_manifest(self) -> dict | None:
+        if not self.manifest_path.is_file():
+            return None
+        try:
+            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except ValueError:
+            return None
+
+    def _save_manifest(self, manifest: dict) -> None:
+        atomic_write_text(self.manifest_path, json.dumps(manifest, ensure_ascii=False, indent=2))
+
+    # -- run -------------------------------------------------------------
+    def run(self, resume: bool = False) -> dict:
+        """Run (or resume) the pipeline; returns the manifest."""
+        self.check_keys()
+        previous = self._load_manifest() if resume else None
+        if previous and previous.get("run") != self.config.identity():
+            raise ConfigError(f"--resume: the run in {self.manifest_path} used other settings "
+                              "(seed, target, patterns, KB or output); rerun without --resume")
+        manifest = {"version": __version__, "run": self.config.identity(), "steps": [], "finished": False}
+        done_steps = {s["step"]: s for s in (previous or {}).get("steps", []) if s.get("done")}
+        start = time.perf_counter()
+        reuse = True
+        for i, step in enumerate(self.steps):
+            storage = self.storage.step()
+            params = step.operator.params()
+            prior = done_steps.get(i)
+            if reuse and prior and prior.get("params") == params and storage.file(i).is_file():
+                manifest["steps"].append({**prior, "resumed": True})
+                step.operator.progress(1, 1)
+                continue
+            reuse = False
+            t0 = time.perf_counter()
+            report: StepReport = step.operator.run(storage, **step.keys)
+            manifest["steps"].append({"step": i, "operator": step.operator.name, "version": step.operator.version,
+                                      "params": params, "keys": step.keys, "report": report.to_json(),
+                                      "seconds": round(time.perf_counter() - t0, 3), "done": True})
+            self._save_manifest(manifest)
+        manifest["finished"] = True
+        manifest["seconds"] = round(time.perf_counter() - start, 3)
+        manifest["rejected"] = dict(sum((Counter(s["report"]["rejected"]) for s in manifest["steps"]), Counter()))
+        self._save_manifest(manifest)
+        return manifest

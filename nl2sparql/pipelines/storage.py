@@ -1,0 +1,180 @@
+"""Step storage compatible with DataFlow's ``FileStorage``.
+
+Each operator reads the previous step's rows and writes its own step file
+``<cache>/<prefix>_step<N>.jsonl``. Writes are atomic (temporary file, fsync,
+``os.replace``), so a killed run never leaves a half-written step that looks
+complete. Operators may also report rejected rows with their reasons
+(``write_rejects``); DataFlow's own storage lacks that method, and operators
+then simply skip it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import DataError
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
+    """Write rows as JSON lines atomically; returns the number written."""
+    lines = [json.dumps(r, ensure_ascii=False, sort_keys=False) for r in rows]
+    atomic_write_text(path, "".join(line + "\n" for line in lines))
+    return len(lines)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Read JSON lines (a clear error names the bad line)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such file")
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except ValueError as exc:
+                raise DataError(f"{path}:{n}: not a JSON line ({exc.msg})") from None
+    return rows
+
+
+class StepStorage:
+    """DataFlow-style storage: ``step()``, ``read(output_type)``, ``write(data)``."""
+
+    def __init__(self, cache_path: Path | str = "cache", file_name_prefix: str = "nl2sparql",
+                 first_entry_file_name: Path | str | None = None, cache_type: str = "jsonl"):
+        if cache_type != "jsonl":
+            raise DataError(f"unsupported cache type {cache_type!r} (only jsonl)")
+        self.cache_path = Path(cache_path)
+        self.file_name_prefix = file_name_prefix
+        self.first_entry_file_name = first_entry_file_name
+        self.operator_step = -1
+
+    def step(self) -> "StepStorage":
+        """Advance to the next operator's step; returns a copy bound to that step."""
+        self.operator_step += 1
+        return copy.copy(self)
+
+    def file(self, step: int) -> Path:
+        """The file of step ``step``."""
+        return self.cache_path / f"{self.file_name_prefix}_step{step}.jsonl"
+
+    def rejects_file(self, step: int) -> Path:
+        """The rejects file of step ``step``."""
+        return self.cache_path / f"{self.file_name_prefix}_step{step}_rejects.jsonl"
+
+    def read(self, output_type: str = "dict") -> Any:
+        """The previous step's rows (``dict``: a list of dicts; ``dataframe`` needs pandas)."""
+        if self.operator_step == 0:
+            rows = read_jsonl(Path(self.first_entry_file_name)) if self.first_entry_file_name else []
+        else:
+            rows = read_jsonl(self.file(self.operator_step - 1))
+        if output_type == "dataframe":
+            import pandas as pd  # optional, as in DataFlow
+            return pd.DataFrame(rows)
+        if output_type != "dict":
+            raise DataError(f"unsupported output type {output_type!r} (use 'dict' or 'dataframe')")
+        return rows
+
+    def write(self, data: Any) -> Path:
+        """Write this step's rows atomically (a list of dicts or a DataFrame)."""
+        if hasattr(data, "to_dict"):
+            data = data.to_dict(orient="records")
+        path = self.file(self.operator_step)
+        write_jsonl(path, data)
+        return path
+
+    def write_rejects(self, rows: list[dict]) -> Path:
+        """Write this step's rejected rows (each with a ``reason``)."""
+        path = self.rejects_file(self.operator_step)
+        write_jsonl(path, rows)
+        return path
+
+
+class Checkpoint:
+    """An append-only JSON-lines log of finished work items inside one step.
+
+    A long operator appends each finished item (fsync per batch); a resumed
+    run reads it back and skips those items. A line torn by a kill is
+    ignored. The log is removed once the step's file is written.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._fh = None
+
+    def load(self) -> dict[str, dict]:
+        """Finished items by key (``key`` field of each line)."""
+        done: dict[str, dict] = {}
+        if not self.path.is_file():
+            return done
+        with open(self.path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    break  # torn last line
+                done[item["key"]] = item
+        return done
+
+    def append(self, items: list[dict]) -> None:
+        """Append finished items durably."""
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "a", encoding="utf-8")
+        for item in items:
+            self._fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def discard(self) -> None:
+        """Close and delete the log."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        self.path.unlink(missing_ok=True)
+
+
+def checkpoint_for(storage) -> Checkpoint | None:
+    """The checkpoint log of the storage's current step (None for storages without one)."""
+    if not isinstance(storage, StepStorage):
+        return None
+    return Checkpoint(storage.file(storage.operator_step).with_suffix(".partial.jsonl"))
+
+
+def read_pool(path: Path) -> list[dict]:
+    """A pool file: JSON lines, or a JSON array (the reference format)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such pool file")
+    if path.suffix == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise DataError(f"{path}: not valid JSON ({exc})") from None
+        if not isinstance(data, list):
+            raise DataError(f"{path}: expected a JSON array of examples")
+        return data
+    return read_jsonl(path)
