@@ -33,6 +33,25 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
         cache_dir: Annotated[Path, typer.Option(help="Where step files and the manifest go.")] = Path("cache"),
+        llm: Annotated[bool, typer.Option(
+            "--llm", help="Also let an LLM write queries and their questions.")] = False,
+        judge: Annotated[bool, typer.Option(
+            "--judge", help="LLM judge: keep only pairs whose question asks what the query returns.")] = False,
+        round_trip: Annotated[bool, typer.Option(
+            "--round-trip", help="Translate each question back and score it against the query (annotates).")] = False,
+        llm_model: Annotated[Optional[str], typer.Option(
+            help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)] = None,
+        llm_base_url: Annotated[Optional[str], typer.Option(
+            help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
+            show_default=False)] = None,
+        llm_config: Annotated[Optional[Path], typer.Option(
+            help="LLM settings file (TOML).", show_default=False)] = None,
+        no_llm_cache: Annotated[bool, typer.Option(
+            "--no-llm-cache", help="Neither read nor write the LLM response cache.")] = False,
+        llm_concurrency: Annotated[Optional[int], typer.Option(
+            help="LLM requests in flight at once.", show_default=False)] = None,
+        llm_candidates: Annotated[int, typer.Option(
+            help="Queries asked per LLM prompt; question samples per persona and language.")] = 3,
         json_output: JsonOpt = False) -> None:
     """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write."""
     from ..kb import open_kb
@@ -40,9 +59,20 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
     from ..pipelines.report import pool_stats, render_stats
     from ..pipelines.storage import read_jsonl
 
+    client = None
+    if llm or judge:
+        from ..llm import LLMClient, LLMConfig
+        client = LLMClient(LLMConfig.resolve(model=llm_model, base_url=llm_base_url, config_file=llm_config,
+                                             max_concurrency=llm_concurrency, no_cache=no_llm_cache))
+    extra = {}
+    if llm or judge or round_trip:
+        extra = {"llm": llm, "judge": judge, "round_trip": round_trip, "llm_candidates": llm_candidates}
+        if client is not None:
+            extra.update(llm_model=client.config.model, llm_fast_model=client.config.model_for("fast"),
+                         llm_base_url=client.config.effective_base_url)
     kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
     config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
-                       timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir))
+                       timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir), extra=extra)
     start = time.perf_counter()
     with kb, Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=json_output, transient=False) as progress:
@@ -57,12 +87,21 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
                 progress.update(task, completed=done, total=total)
             return update
 
-        manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume)
+        if extra:
+            from ..pipelines.llm_steps import build_pipeline, record_llm
+            pipeline = build_pipeline(config, kb, client, progress=factory)
+            manifest = record_llm(pipeline, pipeline.run(resume=resume), client)
+        else:
+            manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume)
+    if client is not None:
+        client.close()
     items = read_jsonl(out)
     stats = pool_stats(items)
     summary = {"out": str(out), "kept": len(items), "target": target, "rejected": manifest["rejected"],
                "seconds": round(time.perf_counter() - start, 2), "stats": stats,
                "manifest": str(cache_dir / f"{config.prefix}_manifest.json")}
+    if client is not None:
+        summary["llm"] = manifest["llm"]["usage"]
     if json_output:
         print_json(summary)
         return
@@ -73,6 +112,11 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
     render_stats(stats, console, title=str(out))
     note = "" if len(items) >= target else f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
     console.print(f"kept [bold]{len(items)}[/] examples in {summary['seconds']} s → {out}{note}")
+    if client is not None:
+        usage = summary["llm"]
+        cost = f", ${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else ""
+        console.print(f"LLM: {usage['calls']} calls ({usage['cached']} from the cache), {usage['requests']} "
+                      f"requests, {usage['total_tokens']} tokens{cost}")
 
 
 @pool_app.command("stats")

@@ -10,7 +10,8 @@ from .base import Operator, StepReport
 class PatternComposer(Operator):
     """Draws ``candidates`` composed queries from the sampled facts.
 
-    Config: ``candidates`` (how many draws), ``seed``, ``patterns`` (allowed labels or None).
+    Config: ``candidates`` (how many draws), ``seed``, ``patterns`` (allowed labels or None),
+    ``max_result_rows`` (skip draws whose answer, estimated from the facts, is larger).
     Exact duplicate queries are dropped here (reason ``duplicate_query``).
     """
 
@@ -22,15 +23,16 @@ class PatternComposer(Operator):
         fact_rows = storage.read("dict")
         facts = Facts({r[input_key]: [tuple(x) for x in r["rows"]] for r in fact_rows})
         allowed = self.config.get("patterns")
-        composer = Composer(facts, seed=int(self.config.get("seed", 0)), allowed=set(allowed) if allowed else None)
+        composer = Composer(facts, seed=int(self.config.get("seed", 0)), allowed=set(allowed) if allowed else None,
+                            max_rows=int(self.config.get("max_result_rows", 0)))
         total = int(self.config.get("candidates", 100))
         seen: set[str] = set()
         out, rejects = [], []
         for i in range(total):
             cand = composer.draw(i)
             self.progress(i + 1, total)
-            if cand is None:
-                report.rejected["no_anchor"] += 1
+            if isinstance(cand, str):
+                report.rejected[cand] += 1
                 continue
             row = cand.to_json()
             row[output_key] = row.pop("sparql")

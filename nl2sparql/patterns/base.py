@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Optional
 
 from ..namespaces import COMPLIT_SERVICE
-from ..sparql.model import IRI, Filter, Group, Lit, Select, Service, Triple, Var, eq, str_
+from ..sparql.model import IRI, Group, Lit, Select, Service, Triple, Values, Var
 
 PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 LANGS = ("it", "en")
@@ -135,13 +135,24 @@ class Frame:
         return self._word, self._service
 
 
+def italian(word: str) -> Lit:
+    """An Italian written form: ``"casa"@it`` (LiITA and CompL-it tag Italian written reps)."""
+    return Lit(word, lang="it")
+
+
 def complit_word_named(group: Group, frame: Frame, word: Var, written: str) -> None:
-    """Inside SERVICE: constrain ``word`` to CompL-it words written ``written``."""
+    """Inside SERVICE: constrain ``word`` to CompL-it words written ``written``.
+
+    ``VALUES ?cwr { "animale"@it }`` rather than ``FILTER(STR(?cwr) = "animale")``:
+    the same answers for tagged written reps, and Oxigraph starts the join from
+    the bound value instead of scanning every form (0.05 s instead of 25 s on
+    the full mirror).
+    """
     form = frame.fresh("form")
     wr = frame.fresh("cwr")
-    group.add(Triple(word, IRI.of("ontolex:canonicalForm"), form),
-              Triple(form, IRI.of("ontolex:writtenRep"), wr),
-              Filter(eq(str_(wr), Lit(written))))
+    group.add(Values(wr, [italian(written)]),
+              Triple(word, IRI.of("ontolex:canonicalForm"), form),
+              Triple(form, IRI.of("ontolex:writtenRep"), wr))
 
 
 def quote(lang: str, value: str) -> str:
@@ -215,6 +226,14 @@ class Pattern:
         wording alternatives.
         """
         raise NotImplementedError
+
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        """The lemmas that satisfy this block with ``slots`` according to the facts (None: unknown).
+
+        The composer intersects these sets to estimate a list's size before
+        running it, and skips candidates that would be far too broad.
+        """
+        return None
 
     def apply(self, frame: Frame, facts: Facts, lemma: str, rng: random.Random) -> None:
         """Choose slots from the anchor, then build."""

@@ -18,9 +18,9 @@ import hashlib
 import random
 from dataclasses import asdict, dataclass, field
 
-from ..sparql.model import IRI, Filter, Lit, Select, Triple, Var, eq, render, str_
+from ..sparql.model import IRI, Select, Triple, Values, Var, render
 from . import CATALOGUE
-from .base import Facts, Fragment, Frame, StandalonePattern
+from .base import Facts, Fragment, Frame, StandalonePattern, italian
 from .compositional import compositional_weight
 
 LIST_CONSTRAINTS = ("POS_FILTER", "MORPHO_REGEX", "EMOTION_LEXICON", "POLARITY", "SEMANTIC_RELATION",
@@ -36,11 +36,12 @@ AUTO_LABELS = {"SERVICE_INTEGRATION", "COMPOSITIONAL", "COUNT_ENTITIES", "META_G
 def start_frame(shape: str, word: str | None = None) -> Frame:
     """A frame with the focus lemma ``?lemma a lila:Lemma ; ontolex:writtenRep ?wr`` (and the word filter)."""
     frame = Frame(shape=shape)
+    if shape == "word":
+        # VALUES first: the engine starts from the named word (see base.complit_word_named)
+        frame.where.add(Values(frame.wr, [italian(word)]))
+        frame.slot("word", word)
     frame.where.add(Triple(frame.lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
                     Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr))
-    if shape == "word":
-        frame.where.add(Filter(eq(str_(frame.wr), Lit(word))))
-        frame.slot("word", word)
     return frame
 
 
@@ -101,6 +102,8 @@ class Composer:
     facts: Facts
     seed: int = 0
     allowed: set[str] | None = None
+    #: Candidates whose estimated answer is larger are not drawn (0: no estimate).
+    max_rows: int = 0
     shape_weights: dict[str, float] = field(default_factory=lambda: {"list": 0.5, "count": 0.15, "word": 0.25,
                                                                      "standalone": 0.1})
 
@@ -154,8 +157,17 @@ class Composer:
             picked.append(label)
         return picked
 
-    def draw(self, index: int) -> Candidate | None:
-        """The ``index``-th candidate for this seed (None when the draw found no anchor)."""
+    def estimate(self, slots: dict[str, dict]) -> int | None:
+        """How many lemmas a list with these blocks returns, according to the facts (None: unknown)."""
+        sets = [s for s in (CATALOGUE[label].matching(self.facts, value) for label, value in slots.items())
+                if s is not None]
+        if not sets:
+            return None
+        sets.sort(key=len)
+        return len(set.intersection(*sets)) if len(sets) > 1 else len(sets[0])
+
+    def draw(self, index: int) -> Candidate | str:
+        """The ``index``-th candidate for this seed, or why none was drawn (``no_anchor``, ``too_broad``)."""
         rng = random.Random(f"{self.seed}:{index}")
         shapes = [s for s in self.shape_weights if s != "standalone" or any(self._ok(l) for l in self._standalone)]
         shape = rng.choices(shapes, [self.shape_weights[s] for s in shapes])[0]
@@ -171,17 +183,21 @@ class Composer:
             if shape == "list":
                 labels += self._pick_labels(LIST_PROJECTIONS, rng.choices([0, 1, 2], [0.45, 0.4, 0.15])[0], rng, labels)
         if not labels:
-            return None
+            return "no_labels"
         anchor = self._anchor(labels, rng)
         if anchor is None:
-            return None
+            return "no_anchor"
         word = self.facts.labels[anchor]
         frame = start_frame(shape, word if shape == "word" else None)
         if shape != "word" and rng.random() < 0.1 and self._ok("META_GRAPH"):
             CATALOGUE["META_GRAPH"].scope_lemmas(frame)
-        # constraints before projections, so phrasing reads naturally
+        slots = {label: CATALOGUE[label].choose(self.facts, anchor, shape, rng) for label in labels}
+        if shape != "word" and self.max_rows:
+            estimate = self.estimate(slots)
+            if estimate is not None and estimate > self.max_rows:
+                return "too_broad"
         for label in labels:
-            CATALOGUE[label].apply(frame, self.facts, anchor, rng)
+            CATALOGUE[label].build(frame, slots[label], rng)
         limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
         query = finish_query(frame, limit)
         return self._candidate(index, render(query), frame, word if shape == "word" else None, limit, anchor)
@@ -189,7 +205,7 @@ class Composer:
     def _standalone_candidate(self, rng: random.Random, index: int) -> Candidate | None:
         labels = [l for l in self._standalone if self._ok(l) and self._standalone[l]]
         if not labels:
-            return None
+            return "no_labels"
         label = rng.choice(labels)
         slots = rng.choice(self._standalone[label])
         query, fragments, tags, mentions = CATALOGUE[label].build(slots, rng)

@@ -29,6 +29,12 @@ class EmotionLexicon(Pattern):
             return {"mode": "project"}
         return {"mode": "constraint", "emotion": local_name(rng.choice(facts.by_lemma("emotion")[lemma])[0])}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        if slots.get("mode") != "constraint":
+            return facts.lemmas("emotion")
+        emotion = ELITA + slots["emotion"]
+        return {lemma for lemma, rows in facts.by_lemma("emotion").items() if any(r[0] == emotion for r in rows)}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         entry = frame.fresh("emotionEntry")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))

@@ -39,6 +39,13 @@ class LexicalRelation(Pattern):
         other, rel = rng.choice(facts.by_lemma(kind)[lemma])
         return {"relation": kind, "property": rel, "target": other}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        rows = facts.by_lemma(slots["relation"])
+        target = slots.get("target")
+        if not target:
+            return set(rows)
+        return {lemma for lemma, values in rows.items() if any(v[0] == target for v in values)}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, other = slots["relation"], slots.get("target")
         rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])

@@ -50,6 +50,11 @@ class MorphoRegex(Pattern):
         kind, affix = rng.choice(self._options(facts.labels[lemma]))
         return {"kind": kind, "affix": affix, "regex": rng.random() < 0.25 and kind != "contains"}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        kind, affix = slots["kind"], slots["affix"]
+        test = {"prefix": str.startswith, "suffix": str.endswith, "contains": str.__contains__}[kind]
+        return {lemma for lemma, rows in facts.by_lemma("lemma").items() if any(test(r[0], affix) for r in rows)}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, affix = slots["kind"], slots["affix"]
         target = str_(frame.wr)

@@ -22,6 +22,9 @@ class MultiTranslation(Pattern):
     def applicable(self, facts: Facts, lemma: str) -> bool:
         return all(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        return set.intersection(*(facts.lemmas(f"translation_{d}") for d in DIALECT))
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         for dialect in ("parmigiano", "siciliano"):
             frame.project(add_translation(frame, dialect))

@@ -31,6 +31,19 @@ class Polarity(Pattern):
             slots["threshold"] = round(abs(value) - 0.05, 1)
         return slots
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        name, threshold = slots.get("polarity"), slots.get("threshold")
+        out = set()
+        for lemma, rows in facts.by_lemma("sentix").items():
+            for iri, value in rows:
+                if threshold is not None:
+                    ok = float(value) > threshold if name == "Positive" else float(value) < -threshold
+                else:
+                    ok = name is None or iri == MARL + name
+                if ok:
+                    out.add(lemma)
+        return out
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         entry, score = frame.fresh("sentixEntry"), frame.fresh("polarity")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))

@@ -36,6 +36,14 @@ class PosFilter(Pattern):
             slots["gender"] = genders[0]
         return slots
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        pos = LILA + slots["pos"]
+        out = {lemma for lemma, rows in facts.by_lemma("lemma").items() if any(r[1] == pos for r in rows)}
+        if slots.get("gender"):
+            gender = LILA + slots["gender"]
+            out &= {lemma for lemma, rows in facts.by_lemma("gender").items() if any(r[0] == gender for r in rows)}
+        return out
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         pos, gender = slots["pos"], slots.get("gender")
         it_pl, en_pl, _ = POS[pos]

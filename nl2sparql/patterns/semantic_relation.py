@@ -45,6 +45,16 @@ class SemanticRelation(Pattern):
         return {"relation": kind, "target": rng.choice(facts.by_lemma(kind)[lemma])[0],
                 "transitive": kind == "hypernym" and rng.random() < 0.25}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        kind, target = slots["relation"], slots.get("target")
+        rows = facts.by_lemma(kind)
+        if not target:
+            return set(rows)
+        # the transitive closure is wider: no estimate
+        if slots.get("transitive"):
+            return None
+        return {lemma for lemma, values in rows.items() if any(v[0] == target for v in values)}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind = slots["relation"]
         prop = IRI.of("lexinfo:hyponym" if kind == "hypernym" else "lexinfo:partMeronym")

@@ -34,6 +34,10 @@ class SenseCount(Pattern):
         n = int(facts.by_lemma("senses")[lemma][0][0])
         return {} if shape == "word" else {"min_senses": rng.randint(2, n)}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        least = int(slots.get("min_senses") or 1)
+        return {lemma for lemma, rows in facts.by_lemma("senses").items() if int(rows[0][0]) >= least}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         sense, _ = frame.sense()
         count = frame.fresh("senses")

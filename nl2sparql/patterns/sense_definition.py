@@ -40,6 +40,13 @@ class SenseDefinition(Pattern):
             return {"contains": rng.choice(sorted(set(keywords)))}
         return {}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        rows = facts.by_lemma("definition")
+        word = slots.get("contains")
+        if not word:
+            return set(rows)
+        return {lemma for lemma, defs in rows.items() if any(word in d[0].lower() for d in defs)}
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         sense, service = frame.sense()
         definition = frame.fresh("definition")

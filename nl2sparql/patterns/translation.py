@@ -50,6 +50,9 @@ class Translation(Pattern):
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         return {"dialect": rng.choice([d for d in DIALECT if lemma in facts.by_lemma(f"translation_{d}")])}
 
+    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        return facts.lemmas(f"translation_{slots['dialect']}")
+
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         dialect = slots["dialect"]
         it, en = DIALECT[dialect][0], DIALECT[dialect][1]

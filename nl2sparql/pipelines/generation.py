@@ -78,6 +78,32 @@ class Step:
 ProgressFactory = Callable[[str], Callable[[int, int], None]]
 
 
+def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None) -> list[Step]:
+    """The template chain: sample → compose → execute → phrase → tag → dedup → grade → write.
+
+    The LLM layer (:mod:`.llm_steps`) starts from this list and inserts its operators.
+    """
+    progress = progress or (lambda name: (lambda done, total: None))
+    c = config
+    return [
+        Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10)}, kb=kb, progress=progress("schema sampler")),
+             {"output_key": "fact"}),
+        Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
+                                  "max_result_rows": c.max_result_rows},
+                             progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
+        Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads},
+                             kb=kb, progress=progress("execution filter")),
+             {"input_key": "sparql", "output_key": "result_count"}),
+        Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
+             {"input_key": "fragments", "output_key": "nl"}),
+        Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
+        Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
+        Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
+        Step(PoolWriter({"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}, progress=progress("pool writer")),
+             {"input_key": "sparql"}),
+    ]
+
+
 class GenerationPipeline:
     """Builds and runs the chain; ``extra_steps`` lets the LLM layer insert its operators."""
 
@@ -85,24 +111,8 @@ class GenerationPipeline:
                  steps: list[Step] | None = None):
         self.config = config
         self.kb = kb
-        progress = progress or (lambda name: (lambda done, total: None))
         c = config
-        self.steps = steps or [
-            Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10)}, kb=kb, progress=progress("schema sampler")),
-                 {"output_key": "fact"}),
-            Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns},
-                                 progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
-            Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads},
-                                 kb=kb, progress=progress("execution filter")),
-                 {"input_key": "sparql", "output_key": "result_count"}),
-            Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
-                 {"input_key": "fragments", "output_key": "nl"}),
-            Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
-            Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
-            Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
-            Step(PoolWriter({"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}, progress=progress("pool writer")),
-                 {"input_key": "sparql"}),
-        ]
+        self.steps = steps or default_steps(config, kb, progress)
         versions = {s.operator.name: s.operator.version for s in self.steps}
         for s in self.steps:
             if isinstance(s.operator, PoolWriter):
