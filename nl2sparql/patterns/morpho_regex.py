@@ -6,7 +6,11 @@ import random
 import re
 
 from ..sparql.model import Call, Filter, Lit, str_
+from ..namespaces import expand
 from .base import Facts, Frame, Pattern, frag, quote
+
+WRITTEN_REP, RDFS_LABEL = expand("ontolex:writtenRep"), expand("rdfs:label")
+ELITA_HAS_EMOTION = expand("elita:HasEmotion")
 
 SUFFIXES = ("zione", "mente", "bile", "ino", "etto", "ello", "one", "ista", "tore", "trice", "ezza", "ità",
             "ismo", "oso", "aggio", "mento", "ale", "are", "ere", "ire", "logia", "ia")
@@ -82,11 +86,20 @@ class MorphoRegex(Pattern):
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:
-        if f.calls("STRSTARTS", "STRENDS", "REGEX"):
+        # String tests on written forms or lemma labels; not on definitions, not on the
+        # labels of emotions, and not exact-match lookups such as REGEX(?wr, "^casa$").
+        emotions = {o for _, p, o in f.triple_list if p == ELITA_HAS_EMOTION}
+        tests = set()
+        for fn, var, literal in f.string_calls:
+            bound = f.object_of.get(var, set())
+            if WRITTEN_REP in bound or (RDFS_LABEL in bound and not (f.subjects_of(var, "rdfs:label") & emotions)):
+                if not (fn == "REGEX" and re.fullmatch(r"\^\w+\$", literal)):
+                    tests.add(fn)
+        if tests & {"STRSTARTS", "STRENDS", "REGEX"}:
             return 0.9
-        if f.calls("CONTAINS") and not f.uses("skos:definition"):
+        if "CONTAINS" in tests:
             return 0.8
-        if f.calls("STRLEN", "SUBSTR"):
+        if tests & {"STRLEN", "SUBSTR"}:
             return 0.6
         return 0.0
 

@@ -38,6 +38,12 @@ class Features:
     form: str = "select"
     triples: int = 0
     filters: int = 0
+    #: variable → predicates (IRIs) of the triples where it is the object
+    object_of: dict[str, set[str]] = field(default_factory=dict)
+    #: (function, first variable argument, first string argument) for string functions
+    string_calls: list[tuple[str, str, str]] = field(default_factory=list)
+    #: (subject, predicate IRI, object) token texts of the triples read
+    triple_list: list[tuple[str, str, str]] = field(default_factory=list)
 
     def uses(self, curie_or_iri: str) -> bool:
         """True when the IRI (or ``prefix:local``) occurs anywhere."""
@@ -59,6 +65,16 @@ class Features:
         """True when some IRI starts with ``prefix``."""
         return any(i.startswith(prefix) for i in self.iris)
 
+    def string_tests_on(self, *predicates: str) -> set[str]:
+        """String functions applied to variables bound by any of ``predicates``."""
+        wanted = {_expand(p) for p in predicates}
+        return {fn for fn, var, _ in self.string_calls if self.object_of.get(var, set()) & wanted}
+
+    def subjects_of(self, var: str, predicate: str) -> set[str]:
+        """Subjects (token text) of triples ``?s predicate ?var``."""
+        iri = _expand(predicate)
+        return {s for s, p, o in self.triple_list if p == iri and o == f"?{var}"}
+
     def calls(self, *functions: str) -> bool:
         """True when any of the functions/keywords is used."""
         return any(f.upper() in self.words for f in functions)
@@ -71,6 +87,67 @@ def _expand(name: str) -> str:
     if sep and prefix in PREFIXES and not name.startswith("http"):
         return PREFIXES[prefix] + local
     return name
+
+
+def _term(tok, prefixes) -> str | None:
+    if tok.kind == "iri":
+        return tok.text[1:-1]
+    if tok.kind == "pname":
+        p, _, local = tok.text.partition(":")
+        return prefixes.get(p, p + ":") + local
+    if tok.kind == "word" and tok.text == "a":
+        return PREFIXES["rdf"] + "type"
+    return None
+
+
+def _scan_triples(tokens, prefixes, f: Features) -> None:
+    """Approximate triple reading: which predicates bind each object variable."""
+    subject = predicate = None
+    position = "s"
+    for i, tok in enumerate(tokens):
+        text = tok.text
+        if text in ("{", "}") or (tok.kind == "word" and tok.upper not in ("A",)):
+            subject = predicate = None
+            position = "s"
+            continue
+        if text == ".":
+            position, subject, predicate = "s", None, None
+        elif text == ";":
+            position = "p"
+        elif text == ",":
+            position = "o"
+        elif text == "[":
+            position = "p" if position == "s" else "p"
+        elif text == "]":
+            position = "p"
+        elif tok.kind in ("var", "iri", "pname", "string", "number") or (tok.kind == "word" and text == "a"):
+            if position == "s":
+                subject, position = tok, "p"
+            elif position == "p":
+                predicate, position = _term(tok, prefixes), "o"
+            else:
+                if tok.kind == "var" and predicate:
+                    f.object_of.setdefault(tok.text[1:], set()).add(predicate)
+                if subject is not None and predicate:
+                    f.triple_list.append((subject.text, predicate, tok.text))
+                position = "o"
+
+
+def _scan_string_calls(tokens, f: Features) -> None:
+    for i, tok in enumerate(tokens):
+        if tok.kind == "word" and tok.upper in STRING_FUNCTIONS and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            depth, var, literal = 0, None, ""
+            for t in tokens[i + 1:]:
+                depth += t.text == "("
+                depth -= t.text == ")"
+                if t.kind == "var" and var is None:
+                    var = t.text[1:]
+                elif t.kind == "string" and not literal:
+                    literal = t.text.strip("'\"")
+                if depth == 0:
+                    break
+            if var is not None:
+                f.string_calls.append((tok.upper, var, literal))
 
 
 def analyze(query: str) -> Features:
@@ -151,5 +228,7 @@ def analyze(query: str) -> Features:
         elif tok.text in (".", ";") and not in_prologue and depth > 0:
             f.triples += 1
         prev = tok
+    _scan_triples(tokens, prefixes, f)
+    _scan_string_calls(tokens, f)
     return f
 
