@@ -9,6 +9,7 @@ count, or every cell unbound). Kept rows get ``result_count`` and an
 from __future__ import annotations
 
 import hashlib
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import QueryError
@@ -44,7 +45,12 @@ class ExecutionFilter(Operator):
         super().__init__(config, **kw)
         self.kb = kb
 
-    def _check(self, sparql: str) -> tuple[str | None, int, str]:
+    def _check(self, sparql: str) -> tuple[str | None, int, str, float]:
+        start = time.perf_counter()
+        reason, count, info = self._verdict(sparql)
+        return reason, count, info, round(time.perf_counter() - start, 4)
+
+    def _verdict(self, sparql: str) -> tuple[str | None, int, str]:
         limit = int(self.config.get("max_result_rows", 1000))
         try:
             table = self.kb.execute(sparql, timeout=float(self.config.get("timeout", 10.0)), max_rows=limit + 1)
@@ -71,8 +77,8 @@ class ExecutionFilter(Operator):
             for start in range(0, len(todo), batch):
                 chunk = todo[start:start + batch]
                 results = list(pool.map(lambda r: self._check(r[input_key]), chunk))
-                items = [{"key": r["cid"], "reason": reason, "count": count, "info": info}
-                         for r, (reason, count, info) in zip(chunk, results)]
+                items = [{"key": r["cid"], "reason": reason, "count": count, "info": info, "seconds": sec}
+                         for r, (reason, count, info, sec) in zip(chunk, results)]
                 done.update({i["key"]: i for i in items})
                 if checkpoint:
                     checkpoint.append(items)
@@ -86,6 +92,10 @@ class ExecutionFilter(Operator):
                 report.rejected[item["reason"]] += 1
                 rejects.append({"cid": r["cid"], "reason": item["reason"], "detail": item["info"],
                                 input_key: r[input_key]})
+        times = sorted(item.get("seconds", 0.0) for item in done.values())
+        if times:
+            report.extra["query_seconds"] = {"p50": times[len(times) // 2], "p95": times[int(len(times) * 0.95)],
+                                             "max": times[-1]}
         storage.write(kept)
         self.write_rejects(storage, rejects)
         if checkpoint:
