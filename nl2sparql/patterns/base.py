@@ -185,6 +185,13 @@ class Facts:
         """The lemmas that have fact ``name``."""
         return set(self.by_lemma(name))
 
+    def derived(self, key: str, build: Callable[["Facts"], object]):
+        """A structure derived from the facts, built once (e.g. a sorted index of written forms)."""
+        cache_key = ("derived", key)
+        if cache_key not in self._index:
+            self._index[cache_key] = build(self)
+        return self._index[cache_key]
+
     def to_json(self) -> dict:
         """A JSON-ready dict (for the pipeline's step files)."""
         return {"rows": {k: [list(r) for r in v] for k, v in self.rows.items()}, "labels": self.labels}

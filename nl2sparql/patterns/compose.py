@@ -112,6 +112,7 @@ class Composer:
         for lemma, rows in self.facts.by_lemma("lemma").items():
             self.facts.labels.setdefault(lemma, rows[0][0])
         self._candidate_sets: dict[str, list[str]] = {}
+        self._match_cache: dict[tuple, set[str] | None] = {}
         self._standalone = {label: p.variants(self.facts) for label, p in CATALOGUE.items()
                             if isinstance(p, StandalonePattern)}
 
@@ -157,10 +158,15 @@ class Composer:
             picked.append(label)
         return picked
 
+    def _matching(self, label: str, slots: dict) -> set[str] | None:
+        key = (label, tuple(sorted(slots.items())))
+        if key not in self._match_cache:
+            self._match_cache[key] = CATALOGUE[label].matching(self.facts, slots)
+        return self._match_cache[key]
+
     def estimate(self, slots: dict[str, dict]) -> int | None:
         """How many lemmas a list with these blocks returns, according to the facts (None: unknown)."""
-        sets = [s for s in (CATALOGUE[label].matching(self.facts, value) for label, value in slots.items())
-                if s is not None]
+        sets = [s for s in (self._matching(label, value) for label, value in slots.items()) if s is not None]
         if not sets:
             return None
         sets.sort(key=len)

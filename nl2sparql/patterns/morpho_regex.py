@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 import re
 
@@ -22,6 +23,18 @@ _REGEX_SPECIAL = re.compile(r"([\\.^$|?*+()\[\]{}])")
 def regex_escape(text: str) -> str:
     """Escape XPath-regex metacharacters so ``text`` matches literally."""
     return _REGEX_SPECIAL.sub(r"\\\1", text)
+
+
+def _written_index(facts: Facts) -> tuple[list, list]:
+    """Written forms sorted forwards and reversed, for prefix and suffix look-ups by bisection."""
+    pairs = [(row[0], lemma) for lemma, rows in facts.by_lemma("lemma").items() for row in rows]
+    return sorted(pairs), sorted((wr[::-1], lemma) for wr, lemma in pairs)
+
+
+def _prefixed(index: list, prefix: str) -> set[str]:
+    start = bisect.bisect_left(index, (prefix,))
+    end = bisect.bisect_left(index, (prefix + "\U0010ffff",))
+    return {lemma for _, lemma in index[start:end]}
 
 
 class MorphoRegex(Pattern):
@@ -56,8 +69,12 @@ class MorphoRegex(Pattern):
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         kind, affix = slots["kind"], slots["affix"]
-        test = {"prefix": str.startswith, "suffix": str.endswith, "contains": str.__contains__}[kind]
-        return {lemma for lemma, rows in facts.by_lemma("lemma").items() if any(test(r[0], affix) for r in rows)}
+        forward, backward = facts.derived("morpho_index", _written_index)
+        if kind == "prefix":
+            return _prefixed(forward, affix)
+        if kind == "suffix":
+            return _prefixed(backward, affix[::-1])
+        return {lemma for wr, lemma in forward if affix in wr}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, affix = slots["kind"], slots["affix"]

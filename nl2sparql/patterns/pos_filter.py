@@ -9,6 +9,18 @@ from .base import Facts, Frame, Pattern, frag
 from .vocab import GENDER, LILA, POS, local_name
 
 
+def _value_index(facts: Facts) -> dict[str, set[str]]:
+    """POS and gender IRI → the lemmas that have it."""
+    index: dict[str, set[str]] = {}
+    for lemma, rows in facts.by_lemma("lemma").items():
+        for row in rows:
+            index.setdefault(row[1], set()).add(lemma)
+    for lemma, rows in facts.by_lemma("gender").items():
+        for row in rows:
+            index.setdefault(row[0], set()).add(lemma)
+    return index
+
+
 class PosFilter(Pattern):
     """``?lemma lila:hasPOS lila:noun`` [``; lila:hasGender lila:feminine``]."""
 
@@ -37,11 +49,10 @@ class PosFilter(Pattern):
         return slots
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        pos = LILA + slots["pos"]
-        out = {lemma for lemma, rows in facts.by_lemma("lemma").items() if any(r[1] == pos for r in rows)}
+        by_value = facts.derived("pos_gender_index", _value_index)
+        out = by_value.get(LILA + slots["pos"], set())
         if slots.get("gender"):
-            gender = LILA + slots["gender"]
-            out &= {lemma for lemma, rows in facts.by_lemma("gender").items() if any(r[0] == gender for r in rows)}
+            out = out & by_value.get(LILA + slots["gender"], set())
         return out
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
