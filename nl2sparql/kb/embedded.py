@@ -20,11 +20,12 @@ from typing import Iterable
 
 import pyoxigraph as ox
 
-from ..errors import DataError
+from ..errors import DataError, QuerySyntaxError
 from ..namespaces import COMPLIT_SERVICE
-from ..sparql.rewrite import complete_prefixes, rewrite_services
+from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
+from ..sparql.syntax import relocate_error
 from .base import KnowledgeBase, Limits
-from .loader import load_files
+from .loader import check_files, load_files
 from .results import ResultTable
 from .workers import WorkerPool
 
@@ -109,6 +110,7 @@ class EmbeddedKB(KnowledgeBase):
         graphs (every graph but ``service_graphs``).
         """
         path = Path(path)
+        files = check_files(files)  # before anything is created on disk
         path.mkdir(parents=True, exist_ok=True)
         service_graphs = set(service_graphs)
         marker = path / MARKER
@@ -134,7 +136,14 @@ class EmbeddedKB(KnowledgeBase):
         return rewrite_services(query, self.services)
 
     def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
-        return self._workers.run(self.prepare(query), form, timeout, max_rows)
+        added = len(missing_prefixes(query))
+        try:
+            return self._workers.run(self.prepare(query), form, timeout, max_rows)
+        except QuerySyntaxError as exc:
+            if not added:
+                raise
+            # positions in the user's text, not in the text with the added PREFIX lines
+            raise QuerySyntaxError(relocate_error(str(exc), added)) from None
 
     def close(self) -> None:
         self._workers.close()

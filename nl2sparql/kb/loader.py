@@ -65,6 +65,16 @@ def _open(path: Path, on_read):
     return stream
 
 
+def check_files(files: Iterable[Path]) -> list[Path]:
+    """The files as paths; :class:`DataError` if one is missing or of an unknown format."""
+    paths = [Path(f) for f in files]
+    for p in paths:
+        if not p.is_file():
+            raise DataError(f"{p}: no such file (check the path)")
+        rdf_format(p)
+    return paths
+
+
 def load_files(store: ox.Store, files: Iterable[Path], graph: str | None = None,
                bulk: bool = False, progress: bool = True) -> int:
     """Load ``files`` into ``store``; returns the number of quads added.
@@ -73,11 +83,7 @@ def load_files(store: ox.Store, files: Iterable[Path], graph: str | None = None,
     """
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
 
-    paths = [Path(f) for f in files]
-    for p in paths:
-        if not p.is_file():
-            raise DataError(f"{p}: no such file (check the path)")
-        rdf_format(p)
+    paths = check_files(files)
     before = len(store)
     total = sum(p.stat().st_size for p in paths)
     with Progress(TextColumn("[bold]loading[/] {task.description}"), BarColumn(), DownloadColumn(),

@@ -54,8 +54,8 @@ class RemoteKB(KnowledgeBase):
         return response.read()
 
     def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
+        check_syntax(query)  # error positions refer to the text as given
         query, _ = complete_prefixes(query)
-        check_syntax(query)
         start = time.perf_counter()
         attempt = 0
         while True:
@@ -69,6 +69,9 @@ class RemoteKB(KnowledgeBase):
             except (EndPointInternalError, urllib.error.HTTPError, urllib.error.URLError,
                     socket.timeout, TimeoutError, ConnectionError) as exc:
                 code = getattr(exc, "code", None) or (500 if isinstance(exc, EndPointInternalError) else None)
+                if _timed_out(exc):  # the time budget is spent: retrying would multiply it
+                    raise QueryTimeout(f"{self.url} did not answer within {timeout:g} s "
+                                       "(raise --timeout, or make the query more selective)") from None
                 if _unreachable(exc):
                     raise EndpointError(f"cannot reach {self.url}: {_first_line(exc.reason)} "
                                         "(check the URL and your network)") from None
@@ -88,9 +91,6 @@ class RemoteKB(KnowledgeBase):
 
     def _final_error(self, exc, code, timeout):
         reason = getattr(exc, "reason", exc)
-        if isinstance(exc, (socket.timeout, TimeoutError)) or isinstance(reason, (socket.timeout, TimeoutError)):
-            return QueryTimeout(f"{self.url} did not answer within {timeout:g} s "
-                                f"(after {self.retries + 1} tries; raise --timeout)")
         if code is not None:
             return EndpointError(f"{self.url} kept answering HTTP {code} "
                                  f"(after {self.retries + 1} tries); try again later")
@@ -107,14 +107,24 @@ class RemoteKB(KnowledgeBase):
                                     "results") from None
             table = ResultTable.from_json(obj, form)
         else:
-            triples = ox.parse(body, ox.RdfFormat.TURTLE)
-            rows = [(to_term(t.subject), to_term(t.predicate), to_term(t.object)) for t in triples]
+            try:
+                rows = [(to_term(t.subject), to_term(t.predicate), to_term(t.object))
+                        for t in ox.parse(body, ox.RdfFormat.TURTLE)]
+            except SyntaxError as exc:
+                raise EndpointError("the endpoint answered something that is not Turtle: "
+                                    f"{_first_line(exc)}") from None
             table = ResultTable("construct", ["s", "p", "o"], rows)
         if len(table.rows) > max_rows:
             table.rows = table.rows[:max_rows]
             table.truncated = True
         table.elapsed = elapsed
         return table
+
+
+def _timed_out(exc) -> bool:
+    """The request ran past its timeout (while connecting or waiting for the answer)."""
+    return isinstance(exc, (socket.timeout, TimeoutError)) or \
+        isinstance(getattr(exc, "reason", None), (socket.timeout, TimeoutError))
 
 
 def _unreachable(exc) -> bool:

@@ -40,8 +40,9 @@ def start_frame(shape: str, word: str | None = None) -> Frame:
         # VALUES first: the engine starts from the named word (see base.complit_word_named)
         frame.where.add(Values(frame.wr, [italian(word)]))
         frame.slot("word", word)
-    frame.where.add(Triple(frame.lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
-                    Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr))
+    frame.base = [Triple(frame.lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                  Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr)]
+    frame.where.add(*frame.base)
     return frame
 
 
@@ -57,6 +58,11 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
                                                       if p not in (frame.lemma, frame.wr)]
     if limit:
         frame.slot("limit", str(limit))
+    if frame.shape in ("list", "count") and len(frame.where.elements) > len(frame.base):
+        # Oxigraph follows the written order of joins: the selective blocks go first and
+        # the broad "every lemma" triples last (0.2 s instead of 14 s on the full mirror).
+        rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]
+        frame.where.elements = rest + frame.base
     plain_vars = [p for p in frame.projection if isinstance(p, Var)]
     group_by = plain_vars if frame.aggregate else []
     if frame.shape == "count":
@@ -164,6 +170,13 @@ class Composer:
             self._match_cache[key] = CATALOGUE[label].matching(self.facts, slots)
         return self._match_cache[key]
 
+    def _by_selectivity(self, labels: list[str], slots: dict[str, dict]) -> list[str]:
+        """Labels ordered by how few lemmas their block matches (unknown sizes last)."""
+        def size(label: str) -> int:
+            found = self._matching(label, slots[label])
+            return len(found) if found is not None else 10 ** 9
+        return sorted(labels, key=size)
+
     def estimate(self, slots: dict[str, dict]) -> int | None:
         """How many lemmas a list with these blocks returns, according to the facts (None: unknown)."""
         sets = [s for s in (self._matching(label, value) for label, value in slots.items()) if s is not None]
@@ -202,7 +215,7 @@ class Composer:
             estimate = self.estimate(slots)
             if estimate is not None and estimate > self.max_rows:
                 return "too_broad"
-        for label in labels:
+        for label in self._by_selectivity(labels, slots):
             CATALOGUE[label].build(frame, slots[label], rng)
         limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
         query = finish_query(frame, limit)

@@ -20,7 +20,8 @@ class CountEntities(StandalonePattern):
     label = "COUNT_ENTITIES"
     shapes = ("count",)
     question_cues = [
-        (r"\b(quant[ieoa]|how many|numero( totale)? di|number of|count\w*|conta\w*|totale|total)\b", 0.9),
+        (r"\b(quant[ieoa]|how many|numero( totale)? di|number of|count(s|ing)?|conta(re|no)?|conteggi\w*|totale|total)\b",
+         0.9),
         (r"\b(distribuzione|distribution|per ciascun\w*|for each|per ogni)\b", 0.6),
     ]
 

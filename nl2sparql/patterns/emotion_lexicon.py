@@ -19,9 +19,9 @@ class EmotionLexicon(Pattern):
     }
     needs = ("emotion",)
     question_cues = [
-        (r"\b(emozion\w*|emotion\w*|elita|sentiment\w*|esprim\w*|express\w*|convey\w*|evoc\w*)\b", 0.6),
-        (r"\b(gioia|tristezza|paura|disgusto|rabbia|sorpresa|aspettativa|fiducia|amore|joy|sadness|fear"
-         r"|disgust|anger|surprise|anticipation|trust|love)\b", 0.5),
+        (r"(?<![«\"'])\b(emozion\w*|emotion\w*|elita|sentiment\w*|esprim\w*|express\w*|convey\w*|evoc\w*)\b", 0.6),
+        (r"(?<![«\"'])\b(gioia|tristezza|paura|disgusto|rabbia|sorpresa|aspettativa|fiducia|amore|joy|sadness|fear"
+         r"|disgust|anger|surprise|anticipation|trust|love)\b(?![»\"'])", 0.5),
     ]
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:

@@ -36,7 +36,7 @@ class LexicalForm(Pattern):
     needs = ("forms",)
     question_cues = [
         (r"\b(forme? flesse?|inflected forms?|flession\w*|inflection\w*|coniuga\w*|conjugat\w*|declina\w*"
-         r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood)\b", 0.8),
+         r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood|ontolex:otherform)\b", 0.8),
     ]
     shapes = ("word",)
 

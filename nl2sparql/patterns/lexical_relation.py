@@ -6,7 +6,7 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, complit_word_named, frag, quote
+from .base import Facts, Frame, Pattern, related_to_named, frag, quote
 
 ANTONYM_PROPS = (PREFIXES["lexinfo"] + "antonym", COMPLIT_VOCAB + "antonymComp", COMPLIT_VOCAB + "antonymGrad")
 SYNONYM = PREFIXES["lexinfo"] + "approximateSynonym"
@@ -27,7 +27,7 @@ class LexicalRelation(Pattern):
         "antonym": _fact(" ".join(f"<{p}>" for p in ANTONYM_PROPS)),
     }
     question_cues = [
-        (r"\b(sinonim\w*|synonym\w*|stesso significato|same meaning)\b", 0.9),
+        (r"\b(sinonim\w*|synonym\w*|stesso significato|same meaning|means? the same|lexinfo:approximatesynonym)\b", 0.9),
         (r"\b(antonim\w*|antonym\w*|contrari\w*|opposit\w*|opposto)\b", 0.9),
     ]
 
@@ -49,11 +49,11 @@ class LexicalRelation(Pattern):
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, other = slots["relation"], slots.get("target")
         rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])
-        sense, service = frame.sense()
-        other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
         prop = IRI(rel)
         is_syn = kind == "synonym"
         if frame.shape == "word" or not other:
+            sense, service = frame.sense()
+            other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
             form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
             service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense),
                         Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
@@ -66,8 +66,7 @@ class LexicalRelation(Pattern):
             frame.fragments.append(f)
             frame.tag(self.label, 0.9)
             return
-        service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense))
-        complit_word_named(service, frame, other_word, other)
+        related_to_named(frame, prop, other)
         qi, qe = quote("it", other), quote("en", other)
         if is_syn:
             f = frag("constraint", [f"sono sinonimi di {qi}", f"hanno lo stesso significato di {qi}"],

@@ -24,7 +24,9 @@ class MetaGraph(StandalonePattern):
     def scope_lemmas(self, frame: Frame) -> None:
         """Scope ``?lemma a lila:Lemma`` to the Lemma Bank graph."""
         base = frame.where.elements[0]
-        frame.where.elements[0] = GraphBlock(IRI(LIITA_GRAPH), Group([base]))
+        scoped = GraphBlock(IRI(LIITA_GRAPH), Group([base]))
+        frame.where.elements[0] = scoped
+        frame.base = [scoped if b is base else b for b in frame.base]
         frame.fragments.append(frag("scope", "nel grafo della Lemma Bank (<http://liita.it/data>)",
                                     "in the Lemma Bank graph (<http://liita.it/data>)",
                                     "nel grafo <http://liita.it/data>", "in the graph <http://liita.it/data>"))
@@ -44,7 +46,8 @@ class MetaGraph(StandalonePattern):
         mentions: list[tuple[str, str]] = []
         group_by, order, distinct = [], [], True
         if kind == "list":
-            proj, where, order = [g], Group([GraphBlock(g, Group([Triple(s, p, o)]))]), [g]
+            # GRAPH ?g {} binds every named graph without scanning its triples
+            proj, where, order = [g], Group([GraphBlock(g, Group([]))]), [g]
             f = frag("standalone", ["Quali grafi nominati ci sono nella base di conoscenza?", "Elenca i grafi di LiITA."],
                      ["Which named graphs does the knowledge base contain?", "List the graphs of LiITA."],
                      "Elenca i named graph (GRAPH ?g) che contengono almeno una tripla.",

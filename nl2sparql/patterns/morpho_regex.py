@@ -44,7 +44,7 @@ class MorphoRegex(Pattern):
     question_cues = [
         (r"\b(inizi\w*|comincia\w*|prefiss\w*|start\w*|begin\w*|prefix\w*)\b", 0.85),
         (r"\b(finisc\w*|termina\w*|suffiss\w*|end(s|ing)? (in|with)|suffix\w*)\b", 0.85),
-        (r"\b(contien\w*|contenent\w*|contain\w*|sottostringa|substring)\b", 0.6),
+        (r"\b(contien\w*|conteng\w*|contenent\w*|contain\w*|sottostringa|substring)\b", 0.6),
         (r"\b(lunghezza|lunghe|length|long|caratteri|characters)\b", 0.5),
     ]
     shapes = ("list", "count")

@@ -15,8 +15,8 @@ class MultiTranslation(Pattern):
     label = "MULTI_TRANSLATION"
     role = "projection"
     question_cues = [
-        (r"\b(entramb\w*|both|tutti e due|sia .* sia|sia .* che|multipl\w*|più dialetti|several dialects)\b", 0.6),
-        (r"\b(parmigiano|parma)\b.*\b(sicilian[oa]?)\b|\b(sicilian[oa]?)\b.*\b(parmigiano|parma)\b", 0.9),
+        (r"\b(entramb\w*|both|tutti e due|sia .* sia|sia .* che|multipl\w*|pi[uù] dialetti|several dialects)\b", 0.6),
+        (r"\b(parmigian\w*|parma)\b.*\b(sicilian\w*)\b|\b(sicilian\w*)\b.*\b(parmigian\w*|parma)\b", 0.9),
     ]
 
     def applicable(self, facts: Facts, lemma: str) -> bool:

@@ -19,7 +19,7 @@ class Polarity(Pattern):
     }
     needs = ("sentix",)
     question_cues = [
-        (r"\b(polarita|polarity|sentix|sentiment\w*)\b", 0.9),
+        (r"\b(polarita|polarity|sentix|sentiment(?![oi]\b)\w*|marl:haspolarity\w*)\b", 0.9),
         (r"\b(positiv[aeio]|negativ[aeio]|neutr[aeio]|positive|negative|neutral)\b", 0.6),
     ]
 

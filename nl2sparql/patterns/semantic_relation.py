@@ -11,7 +11,7 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Path, Triple
-from .base import Facts, Frame, Pattern, complit_word_named, frag, quote
+from .base import Facts, Frame, Pattern, related_to_named, frag, quote
 
 _REL = {
     "hyponym": "SELECT DISTINCT ?lemma ?g WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
@@ -30,8 +30,8 @@ class SemanticRelation(Pattern):
     fact_queries = {"hypernym": _REL["hyponym"], "holonym": _REL["meronym"]}
     question_cues = [
         (r"\b(iponim\w*|iperonim\w*|hyponym\w*|hypernym\w*|tipi di|types? of|kinds? of|specie di"
-         r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*)\b", 0.85),
-        (r"\b(meronim\w*|olonim\w*|meronym\w*|holonym\w*|parti? di|parts? of|componenti|components?"
+         r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*(?! grammatical))\b", 0.85),
+        (r"\b(meronim\w*|olonim\w*|meronym\w*|holonym\w*|parti? di|parts? of(?! speech)|componenti|components?"
          r"|fa(nno)? parte|is part of|made up of)\b", 0.85),
     ]
 
@@ -58,9 +58,9 @@ class SemanticRelation(Pattern):
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind = slots["relation"]
         prop = IRI.of("lexinfo:hyponym" if kind == "hypernym" else "lexinfo:partMeronym")
-        sense, service = frame.sense()
-        other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
         if frame.shape == "word" or not slots.get("target"):
+            sense, service = frame.sense()
+            other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
             other_wr = frame.fresh("hypernym" if kind == "hypernym" else "whole")
             service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense))
             form = frame.fresh("relatedForm")
@@ -79,9 +79,7 @@ class SemanticRelation(Pattern):
             frame.tag(self.label, 0.9)
             return
         target, transitive = slots["target"], bool(slots.get("transitive"))
-        service.add(Triple(sense, Path("+", (prop,)) if transitive else prop, other_sense),
-                    Triple(other_word, IRI.of("ontolex:sense"), other_sense))
-        complit_word_named(service, frame, other_word, target)
+        related_to_named(frame, Path("+", (prop,)) if transitive else prop, target)
         qi, qe = quote("it", target), quote("en", target)
         if kind == "hypernym":
             extra_it = " (direttamente o indirettamente)" if transitive else ""

@@ -23,6 +23,9 @@ class SenseCount(Pattern):
         (r"\b(quanti (sensi|significati)|how many (senses|meanings)|numero di (sensi|significati)"
          r"|number of (senses|meanings))\b", 0.95),
         (r"\b(polisem\w*|polysem\w*|pi[uù] sensi|more than one (sense|meaning)|(sensi|significati) divers\w*)\b", 0.8),
+        (r"\b((almeno|at least) \d+ ([\w:-]+ ){0,2}(sensi|significati|senses|meanings|ontolex:sense)"
+         r"|\d+ (o piu|or more) (sensi|significati|senses|meanings)|(numero|number) di ([\w:-]+ ){0,2}ontolex:sense"
+         r"|number of ([\w:-]+ ){0,2}ontolex:sense)", 0.9),
     ]
     shapes = ("list", "word")
 

@@ -25,8 +25,9 @@ class SenseDefinition(Pattern):
     }
     needs = ("definition",)
     question_cues = [
-        (r"\b(definizion\w*|definition\w*|signific\w*|mean(s|ing)?|che cos.e|what is an?|descri\w*)\b", 0.8),
-        (r"\b(compl-?it)\b", 0.5),
+        (r"\b(definizion\w*|definition\w*|definit[oa]|defined|(?<!stesso )(?<!quanti )(?<!piu )significat[oi]|significa"
+         r"|vuol dire|(?<!same )meaning|means?(?! the same)|che cos.e|what is an?|descrizion[ei]|description)\b", 0.8),
+        (r"\b(compl-?it)\b", 0.3),
     ]
 
     @staticmethod

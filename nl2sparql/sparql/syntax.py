@@ -7,6 +7,7 @@ GRAPH clauses: their syntax is the same.
 
 from __future__ import annotations
 
+import re
 
 import pyoxigraph as ox
 
@@ -27,16 +28,35 @@ def _service_as_graph(query: str) -> str:
     return query
 
 
+_POSITION = re.compile(r"\berror at (\d+):(\d+)")
+
+
+def relocate_error(message: str, lines_added: int) -> str:
+    """Shift the ``error at LINE:COL`` of a parser message back over ``lines_added`` prepended lines.
+
+    :func:`~nl2sparql.sparql.rewrite.complete_prefixes` prepends one line per
+    missing PREFIX; the user should see positions in the text they wrote.
+    """
+    if not lines_added:
+        return message
+
+    def shift(m: re.Match) -> str:
+        line = int(m.group(1))
+        return f"error at {line - lines_added}:{m.group(2)}" if line > lines_added else m.group(0)
+    return _POSITION.sub(shift, message, count=1)
+
+
 def check_syntax(query: str) -> None:
     """Raise :class:`QuerySyntaxError` (one line, with position) if ``query`` does not parse."""
-    text, _ = complete_prefixes(query)
+    text, added = complete_prefixes(query)
     try:
         result = _EMPTY.query(_service_as_graph(text))
         if hasattr(result, "__iter__") and not isinstance(result, bool):
             for _ in result:
                 break
     except SyntaxError as exc:
-        raise QuerySyntaxError(f"the query does not parse: {' '.join(str(exc).split())}") from None
+        message = relocate_error(" ".join(str(exc).split()), len(added))
+        raise QuerySyntaxError(f"the query does not parse: {message}") from None
     except OSError:
         pass
 
