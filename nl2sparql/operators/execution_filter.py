@@ -87,11 +87,12 @@ class ExecutionFilter(Operator):
         for r in rows:
             item = done[r["cid"]]
             if item["reason"] is None:
-                kept.append({**r, output_key: item["count"], "answer_signature": item["info"]})
+                kept.append({**r, output_key: item["count"], "answer_signature": item["info"],
+                             "query_seconds": item.get("seconds")})
             else:
                 report.rejected[item["reason"]] += 1
                 rejects.append({"cid": r["cid"], "reason": item["reason"], "detail": item["info"],
-                                input_key: r[input_key]})
+                                "query_seconds": item.get("seconds"), input_key: r[input_key]})
         times = sorted(item.get("seconds", 0.0) for item in done.values())
         if times:
             report.extra["query_seconds"] = {"p50": times[len(times) // 2], "p95": times[int(len(times) * 0.95)],

@@ -20,8 +20,8 @@ LABELS: tuple[str, ...] = tuple(CATALOGUE)
 
 #: The base fact every composition needs: Italian lemmas with a written form and a POS.
 BASE_FACTS = {
-    "lemma": "SELECT DISTINCT ?lemma ?wr ?pos WHERE { ?lemma a lila:Lemma ; ontolex:writtenRep ?wr ; "
-             "lila:hasPOS ?pos . FILTER(STRSTARTS(STR(?lemma), \"http://liita.it/data/id/lemma/\")) }",
+    "lemma": "SELECT DISTINCT ?lemma ?wr ?pos WHERE { ?lemma dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; "
+             "a lila:Lemma ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos }",
 }
 
 

@@ -13,7 +13,7 @@ class MetaGraph(StandalonePattern):
     """Graph listings and per-graph profiles; as a modifier, ``GRAPH <http://liita.it/data> { ?lemma a lila:Lemma }``."""
 
     label = "META_GRAPH"
-    fact_queries = {"graphs": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"}
+    fact_queries = {"graphs": "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }"}
     shapes = ("list", "count")
     question_cues = [
         (r"\b(graf[oi]|graphs?|named graphs?|dataset|sorgent[ei]|sources?|risors[ae] lessical[ei]"
