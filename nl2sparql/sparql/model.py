@@ -228,6 +228,14 @@ class Group:
         return f"{indent}{{\n" + "\n".join(inner) + f"\n{indent}}}"
 
 
+def _keyword_block(keyword: str, group: Group, used: set[str], indent: str) -> str:
+    """``KEYWORD { … }`` with the group's elements indented one level."""
+    inner = group.render_body(used, indent + "  ")
+    if not inner:
+        return f"{indent}{keyword} {{ }}"
+    return f"{indent}{keyword} {{\n" + "\n".join(inner) + f"\n{indent}}}"
+
+
 @dataclass
 class GraphBlock:
     """``GRAPH <iri> { … }`` (or ``GRAPH ?g``)."""
@@ -236,8 +244,7 @@ class GraphBlock:
     group: Group
 
     def render(self, used: set[str], indent: str) -> str:
-        inner = self.group.render_body(used, indent + "  ")
-        return f"{indent}GRAPH {self.graph.render(used)} {{\n" + "\n".join(inner) + f"\n{indent}}}"
+        return _keyword_block(f"GRAPH {self.graph.render(used)}", self.group, used, indent)
 
 
 @dataclass
@@ -248,8 +255,7 @@ class Service:
     group: Group
 
     def render(self, used: set[str], indent: str) -> str:
-        inner = self.group.render_body(used, indent + "  ")
-        return f"{indent}SERVICE <{self.endpoint.value}> {{\n" + "\n".join(inner) + f"\n{indent}}}"
+        return _keyword_block(f"SERVICE <{self.endpoint.value}>", self.group, used, indent)
 
 
 @dataclass
@@ -259,8 +265,7 @@ class Optional_:
     group: Group
 
     def render(self, used: set[str], indent: str) -> str:
-        inner = self.group.render_body(used, indent + "  ")
-        return f"{indent}OPTIONAL {{\n" + "\n".join(inner) + f"\n{indent}}}"
+        return _keyword_block("OPTIONAL", self.group, used, indent)
 
 
 @dataclass
