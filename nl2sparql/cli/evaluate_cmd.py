@@ -9,6 +9,7 @@ import typer
 
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
+from ..translate import translator as _translator  # noqa: F401  (registers the offline and llm translators)
 from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, err_console, friendly, open_kb_from_options, print_json
 from .score_cmd import (DuplicatesOpt, IgnoreOrderOpt, LangTagsOpt, MaxRowsOpt, OutOpt, RoundOpt,
                         SameColumnsOpt, SameNamesOpt, ToleranceOpt, match_options, print_summary,

@@ -6,6 +6,7 @@ import typer
 
 from . import evaluate_cmd
 from .retrieve_cmd import retrieve
+from .translate_cmd import translate, validate
 
 app = typer.Typer(
     name="nl2sparql",
@@ -16,3 +17,5 @@ app = typer.Typer(
 )
 app.command("retrieve")(retrieve)
 app.command("evaluate")(evaluate_cmd.evaluate)
+app.command("translate")(translate)
+app.command("validate")(validate)

