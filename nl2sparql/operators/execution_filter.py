@@ -72,17 +72,23 @@ class ExecutionFilter(Operator):
         checkpoint = checkpoint_for(storage)
         done = checkpoint.load() if checkpoint else {}
         todo = [r for r in rows if r["cid"] not in done]
-        batch = 64
+        batch: list[dict] = []
+        finished = len(rows) - len(todo)
+        # Every query is submitted at once so both workers stay busy (a slow query does not hold
+        # up a whole batch); results are consumed in input order and checkpointed every 64.
         with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
-            for start in range(0, len(todo), batch):
-                chunk = todo[start:start + batch]
-                results = list(pool.map(lambda r: self._check(r[input_key]), chunk))
-                items = [{"key": r["cid"], "reason": reason, "count": count, "info": info, "seconds": sec}
-                         for r, (reason, count, info, sec) in zip(chunk, results)]
-                done.update({i["key"]: i for i in items})
-                if checkpoint:
-                    checkpoint.append(items)
-                self.progress(len(rows) - len(todo) + start + len(chunk), len(rows))
+            futures = [pool.submit(self._check, r[input_key]) for r in todo]
+            for r, future in zip(todo, futures):
+                reason, count, info, seconds = future.result()
+                item = {"key": r["cid"], "reason": reason, "count": count, "info": info, "seconds": seconds}
+                done[item["key"]] = item
+                batch.append(item)
+                finished += 1
+                if len(batch) >= 64 or finished == len(rows):
+                    if checkpoint:
+                        checkpoint.append(batch)
+                    batch = []
+                    self.progress(finished, len(rows))
         kept, rejects = [], []
         for r in rows:
             item = done[r["cid"]]
