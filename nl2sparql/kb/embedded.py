@@ -34,12 +34,14 @@ MARKER = "nl2sparql-store.json"
 
 
 def materialise_default_graph(store: ox.Store, service_graphs: set[str]) -> None:
-    """Copy every data graph (not a service graph) into the store's default graph."""
+    """Copy every data graph (not a service graph) into the store's default graph.
+
+    SPARQL ``ADD <g> TO DEFAULT`` runs inside Oxigraph (about twice as fast as
+    copying quads through Python on the full mirror).
+    """
     for graph in list(store.named_graphs()):
-        if graph.value in service_graphs:
-            continue
-        store.bulk_extend(ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph())
-                          for q in store.quads_for_pattern(None, None, None, graph))
+        if isinstance(graph, ox.NamedNode) and graph.value not in service_graphs:
+            store.update(f"ADD <{graph.value}> TO DEFAULT")
 
 
 class EmbeddedKB(KnowledgeBase):
