@@ -5,8 +5,6 @@ checks here keep it honest: the fields follow the pool format, every pattern
 label is one of SCHEMA.md's and each appears at least twice, queries declare
 the prefixes they use and order any limited result, and every query returns the
 recorded ``result_count`` rows (and ``answer_signature``) on the embedded sample.
-``mirror_rows`` (rows on the real-scale mirror store) is informative only and is
-not re-checked here.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ LABELS = {"EMOTION_LEXICON", "POLARITY", "TRANSLATION", "MULTI_TRANSLATION", "SE
           "COUNT_ENTITIES", "META_GRAPH", "LEXICAL_FORM", "SERVICE_INTEGRATION", "COMPOSITIONAL"}
 PERSONAS = {"generic", "linguist", "linked_data_expert", "pedagogical"}
 FIELDS = {"id", "sparql", "nl", "nl_variants", "patterns", "nl_en", "nl_en_variants", "result_count",
-          "answer_signature", "mirror_rows", "difficulty", "provenance", "split"}
+          "answer_signature", "difficulty", "provenance", "split"}
 PROVENANCE = {"kb": "sample", "generator": "handwritten", "author": "nl2sparql project"}
 
 
@@ -88,7 +86,6 @@ def test_record_fields(rec):
     assert set(rec["patterns"].values()) <= {0.9, 0.6}
     assert 0.9 in rec["patterns"].values(), "one primary label (0.9) at least"
     assert isinstance(rec["result_count"], int) and rec["result_count"] >= 1
-    assert isinstance(rec["mirror_rows"], int) and rec["mirror_rows"] >= 0
     assert rec["difficulty"] in {"easy", "medium", "hard"}
     assert rec["provenance"] == PROVENANCE
     assert rec["split"] == "train"
