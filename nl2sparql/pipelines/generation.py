@@ -105,7 +105,7 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
 
 
 class GenerationPipeline:
-    """Builds and runs the chain; ``extra_steps`` lets the LLM layer insert its operators."""
+    """Builds and runs the chain; ``steps=`` (see :mod:`.llm_steps`) lets the LLM layer insert its operators."""
 
     def __init__(self, config: RunConfig, kb, progress: ProgressFactory | None = None,
                  steps: list[Step] | None = None):
