@@ -22,8 +22,8 @@ from nl2sparql.patterns.tagger import tag_query  # noqa: E402
 
 REFERENCE = REPO.parent / "shared" / "reference" / "nl2sparql_examples.json"
 #: The reference tags use 12 of our 15 labels: antonyms and synonyms are SEMANTIC_RELATION there,
-#: and POLARITY / COMPOSITIONAL do not exist. ``--reference-vocabulary`` maps ours onto theirs.
-TO_REFERENCE = {"LEXICAL_RELATION": "SEMANTIC_RELATION", "POLARITY": None, "COMPOSITIONAL": None}
+#: its polarity queries are EMOTION_LEXICON, and COMPOSITIONAL does not exist. ``--reference-vocabulary`` maps ours onto theirs.
+TO_REFERENCE = {"LEXICAL_RELATION": "SEMANTIC_RELATION", "POLARITY": "EMOTION_LEXICON", "COMPOSITIONAL": None}
 
 
 def strong(weights: dict, threshold: float = 0.5) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ..namespaces import ELITA_GRAPH
 from ..sparql.model import IRI, Triple
 from .base import Facts, Frame, Pattern, frag, quote
 from .vocab import ELITA, EMOTION, local_name
@@ -67,6 +68,8 @@ class EmotionLexicon(Pattern):
     def sparql_weight(self, f) -> float:
         if f.uses("elita:HasEmotion") or f.uses_iri_prefix(ELITA):
             return 0.9
+        if ELITA_GRAPH in f.graphs:  # the ELITA graph IRI has no trailing slash
+            return 0.8
         return 0.0
 
 

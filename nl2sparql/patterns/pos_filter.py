@@ -77,7 +77,7 @@ class PosFilter(Pattern):
     def sparql_weight(self, f) -> float:
         if f.uses("lila:hasPOS") or f.uses_any("lila:hasGender"):
             return 0.9
-        if f.uses_in_service("lexinfo:partOfSpeech") or f.uses_any("lexinfo:noun", "lexinfo:verb", "lexinfo:adjective"):
+        if f.uses("lexinfo:partOfSpeech") or f.uses_any("lexinfo:noun", "lexinfo:verb", "lexinfo:adjective"):
             return 0.6
         return 0.0
 

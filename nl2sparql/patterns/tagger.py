@@ -21,6 +21,8 @@ def tag_features(features: Features) -> dict[str, float]:
             weights[label] = round(w, 2)
     if features.aggregates & {"COUNT"} and "COUNT_ENTITIES" not in weights:
         weights["COUNT_ENTITIES"] = 0.9 if "SENSE_COUNT" not in weights else 0.4
+    elif features.aggregates & {"AVG", "SUM", "MIN", "MAX"} and features.group_by and "COUNT_ENTITIES" not in weights:
+        weights["COUNT_ENTITIES"] = 0.6  # statistics per group (averages, totals)
     comp = compositional_weight(weights)
     if comp:
         weights["COMPOSITIONAL"] = comp

@@ -71,11 +71,8 @@ class Translation(Pattern):
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:
-        if f.uses("vartrans:translatableAs"):
-            return 0.9
-        if any("Dialetto" in i for i in f.iris):
-            return 0.5
-        return 0.0
+        # only the glossary link is a translation; a query over a dialect lemma bank alone is not
+        return 0.9 if f.uses("vartrans:translatableAs") else 0.0
 
 
 PATTERN = Translation()
