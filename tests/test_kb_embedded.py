@@ -150,8 +150,8 @@ def test_service_join_with_the_liita_side(sample_kb):
 
 
 def test_service_text_inside_strings_and_comments_is_untouched(sample_kb):
-    query = f"""# SERVICE <http://example.org/elsewhere> in a comment
-    SELECT ?x WHERE {{ BIND("SERVICE <http://example.org/elsewhere> {{ }}" AS ?x) }}"""
+    query = """# SERVICE <http://example.org/elsewhere> in a comment
+    SELECT ?x WHERE { BIND("SERVICE <http://example.org/elsewhere> { }" AS ?x) }"""
     assert values(sample_kb.select(query)) == ["SERVICE <http://example.org/elsewhere> { }"]
 
 

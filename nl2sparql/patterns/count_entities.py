@@ -68,7 +68,7 @@ class CountEntities(StandalonePattern):
             mentions.append((it_pl, en_pl))
         elif kind == "by":
             by = slots["by"]
-            key, label = Var(by), Var(f"{by}Label")
+            key = Var(by)
             if by == "pos":
                 where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
                                Triple(lemma, IRI.of("lila:hasPOS"), key)])

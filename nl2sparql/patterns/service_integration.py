@@ -12,7 +12,7 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, frag
+from .base import Frame, Pattern, frag
 
 
 class ServiceIntegration(Pattern):

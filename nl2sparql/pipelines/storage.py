@@ -13,37 +13,11 @@ from __future__ import annotations
 import copy
 import json
 import os
-import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import DataError
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; keep the usual permissions
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
-    """Write rows as JSON lines atomically; returns the number written."""
-    lines = [json.dumps(r, ensure_ascii=False, sort_keys=False) for r in rows]
-    atomic_write_text(path, "".join(line + "\n" for line in lines))
-    return len(lines)
+from ..fileio import atomic_write_text, write_jsonl  # noqa: F401 - re-exported for the operators
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -11,13 +11,12 @@ place with :func:`os.replace`, so a reader never sees half a report.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 from ..errors import DataError
+from ..fileio import atomic_write, atomic_write_text, write_jsonl  # noqa: F401 - write_jsonl re-exported
 from .runner import ERROR_CLASSES, ItemScore
 
 JSON_NAME = "report.json"
@@ -59,32 +58,6 @@ def summarize(scores: Sequence[ItemScore]) -> dict:
         "by_difficulty": {k: _group(by_difficulty[k]) for k in diff_keys},
         "by_error": {k: errors[k] for k in ERROR_CLASSES if errors.get(k)},
     }
-
-
-# -- atomic writing ---------------------------------------------------------
-
-def atomic_write(path: Path, write: Callable[[str], None]) -> None:
-    """Let ``write(tmp_path)`` produce the file, then move it onto ``path`` atomically."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write a UTF-8 text file atomically."""
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
-def write_jsonl(path: Path, rows: Iterable[dict]) -> None:
-    """Write a JSONL file atomically."""
-    atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
 # -- renderers ----------------------------------------------------------------
