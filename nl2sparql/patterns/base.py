@@ -285,6 +285,3 @@ class StandalonePattern(Pattern):
     def build(self, slots: dict, rng: random.Random) -> tuple[Select, list[Fragment], dict[str, float], list[str]]:
         """The query, its question fragments, its labels and the slot mentions."""
         raise NotImplementedError
-
-
-Chooser = Callable[[random.Random, list], object]
