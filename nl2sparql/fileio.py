@@ -1,17 +1,21 @@
-"""Atomic file writing, shared by the pipeline, the scorer's reports and the pools.
+"""File I/O shared by the pipeline, the scorer, the translator and the pools.
 
-A file is written to a temporary name in the same directory, flushed to disk,
+Reading: JSON lines and pools (a JSON array or JSON lines), with one clear
+error line naming the file and line. Writing: a file is written to a temporary name in the same directory, flushed to disk,
 then moved onto its final name, so readers never see half a file and a killed
 process never leaves one behind.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
+
+from .errors import DataError
 
 
 def atomic_write(path: Path, write: Callable[[str], None]) -> None:
@@ -43,3 +47,64 @@ def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
     lines = [json.dumps(r, ensure_ascii=False) for r in rows]
     atomic_write_text(path, "".join(line + "\n" for line in lines))
     return len(lines)
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such file (check the path)")
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    with handle:
+        try:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
+                if not isinstance(obj, dict):
+                    raise DataError(f"{path} line {number}: expected a JSON object")
+                yield number, obj
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: not UTF-8 text") from None
+
+
+def read_pool(path: Path) -> tuple[list[dict], str]:
+    """The items of a ``.json`` array or ``.jsonl`` pool and the SHA-256 of its bytes.
+
+    Raises :class:`DataError` naming the file (and line) when it is not a pool.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such pool file")
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        where = lambda i: f"{path}: element {i}"  # noqa: E731
+    else:
+        items = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    items.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"{path}:{number}: invalid JSON line: {exc.msg}") from None
+        where = lambda i: f"{path}: record {i + 1}"  # noqa: E731
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise DataError(f"{where(i)} is not a JSON object (expected pool items with an 'nl' question)")
+    return items, digest

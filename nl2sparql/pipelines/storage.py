@@ -17,24 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from ..fileio import atomic_write_text, write_jsonl  # noqa: F401 - re-exported for the operators
+from ..fileio import atomic_write_text, iter_jsonl, write_jsonl  # noqa: F401 - re-exported for the operators
+from ..fileio import read_pool as fileio_read_pool
 
 
 def read_jsonl(path: Path) -> list[dict]:
     """Read JSON lines (a clear error names the bad line)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: no such file")
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except ValueError as exc:
-                raise DataError(f"{path}:{n}: not a JSON line ({exc.msg})") from None
-    return rows
+    return [obj for _, obj in iter_jsonl(path)]
 
 
 class StepStorage:
@@ -143,15 +132,4 @@ def checkpoint_for(storage) -> Checkpoint | None:
 
 def read_pool(path: Path) -> list[dict]:
     """A pool file: JSON lines, or a JSON array (the reference format)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: no such pool file")
-    if path.suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DataError(f"{path}: not valid JSON ({exc})") from None
-        if not isinstance(data, list):
-            raise DataError(f"{path}: expected a JSON array of examples")
-        return data
-    return read_jsonl(path)
+    return fileio_read_pool(path)[0]

@@ -11,12 +11,12 @@ naming the file and line.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from ..errors import DataError
+from ..fileio import iter_jsonl
 
 #: A pool item belongs to every pattern whose weight reaches this value.
 PATTERN_THRESHOLD = 0.5
@@ -48,31 +48,6 @@ class GoldItem:
             pool = self.variants if lang == "it" else self.variants_en
             return pool.get(variant, "")
         return self.question if lang == "it" else (self.question_en or "")
-
-
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
-    """``(line number, object)`` for each non-blank line of a JSONL file."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: no such file (check the path)")
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
-    with handle:
-        try:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
-                if not isinstance(obj, dict):
-                    raise DataError(f"{path} line {number}: expected a JSON object")
-                yield number, obj
-        except UnicodeDecodeError:
-            raise DataError(f"{path}: not UTF-8 text") from None
 
 
 def _need_id(path: Path, number: int, obj: dict) -> str:

@@ -17,7 +17,6 @@ cache is rebuilt, and a pool directory that cannot be written falls back to
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import DataError
+from ..fileio import read_pool  # noqa: F401 - part of this module's API
 from .bm25 import TokenTable
 from .embedders import Embedder, encode_batched
 from .text import DEFAULT_TEXT_FIELDS, TOKENIZER_VERSION, item_texts, tokenize
@@ -51,40 +50,6 @@ class PoolIndex:
     embedder_name: str | None = None
     key: str = ""
     from_cache: dict[str, bool] = field(default_factory=dict)
-
-
-def read_pool(path: Path) -> tuple[list[dict], str]:
-    """The items of a ``.json`` array or ``.jsonl`` pool and the SHA-256 of its bytes.
-
-    Raises :class:`DataError` naming the file (and line) when it is not a pool.
-    """
-    path = Path(path)
-    data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-        where = lambda i: f"{path}: element {i}"  # noqa: E731
-    else:
-        items = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"{path}:{number}: invalid JSON line: {exc.msg}") from None
-        where = lambda i: f"{path}: record {i + 1}"  # noqa: E731
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise DataError(f"{where(i)} is not a JSON object (expected pool items with an 'nl' question)")
-    return items, digest
 
 
 def build_pool_index(items: Sequence[dict], embedder: Embedder | None = None, *,
