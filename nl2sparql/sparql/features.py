@@ -186,17 +186,12 @@ def analyze(query: str) -> Features:
             elif up == "LIMIT":
                 f.limit = True
         elif tok.kind in ("iri", "pname"):
-            if prev is not None and prev.upper == "PREFIX":
+            declaring = prev is not None and (prev.upper == "PREFIX" or (
+                prev.kind == "pname" and i >= 2 and tokens[i - 2].upper == "PREFIX"))
+            if declaring:  # the name or the IRI of a PREFIX declaration
                 prev = tok
                 continue
-            if tok.kind == "iri":
-                iri = tok.text[1:-1]
-            else:
-                p, _, local = tok.text.partition(":")
-                iri = prefixes.get(p, p + ":") + local
-            if prev is not None and prev.kind == "pname" and i >= 2 and tokens[i - 2].upper == "PREFIX":
-                prev = tok
-                continue
+            iri = _term(tok, prefixes)
             f.iris.add(iri)
             (f.service_iris if service_depths else f.outside_iris).add(iri)
             if pending_service:
