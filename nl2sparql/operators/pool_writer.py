@@ -20,7 +20,8 @@ def split_of(key: str, dev: float = 0.1, test: float = 0.1) -> str:
 
 class PoolWriter(Operator):
     """Config: ``out`` (path), ``target`` (max items), ``seed``, ``kb`` (description),
-    ``id_prefix``, ``operators`` (name → version, for provenance)."""
+    ``id_prefix``, ``operators`` (name → version, for provenance), ``provenance_fields``
+    (row fields also copied into provenance when present, e.g. the LLM layer's ``judge``)."""
 
     input_keys = ("sparql", "nl", "nl_variants", "nl_en", "nl_en_variants", "patterns", "result_count",
                   "answer_signature", "difficulty")
@@ -47,6 +48,7 @@ class PoolWriter(Operator):
                                "operators": self.config.get("operators", {})},
                 "split": split_of(row["cid"]),
             }
+            item["provenance"].update({k: row[k] for k in self.config.get("provenance_fields", ()) if k in row})
             items.append(item)
         self.progress(len(rows), len(rows))
         storage.write(items)

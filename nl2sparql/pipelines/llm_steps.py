@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 from ..errors import ConfigError
 from ..operators import Deduplicator, PatternComposer, PoolWriter, QuestionGenerator
@@ -33,49 +32,17 @@ from ..operators.llm_questions import LLMQuestionGenerator
 from ..operators.llm_sparql import LLMSparqlGenerator
 from ..operators.round_trip import RoundTripCheck, default_predictor
 from .generation import GenerationPipeline, ProgressFactory, RunConfig, Step, default_steps
-from .storage import atomic_write_text, write_jsonl
+from .storage import atomic_write_text
 
 #: Row fields copied into each pool item's ``provenance``.
 PROVENANCE_FIELDS = ("generator", "llm_model", "llm_targets", "llm_questions", "judge", "round_trip")
 
 
-class _Capture:
-    """A storage proxy that reads through and keeps what is written (to amend it before writing)."""
-
-    def __init__(self, storage):
-        self.storage = storage
-        self.items: list[dict] = []
-
-    def read(self, output_type: str = "dict"):
-        return self.storage.read(output_type)
-
-    def write(self, data):
-        self.items = data
-
-    def write_rejects(self, rows):
-        writer = getattr(self.storage, "write_rejects", None)
-        if writer is not None:
-            writer(rows)
-
-
 class ProvenancePoolWriter(PoolWriter):
     """The pool writer, with the LLM fields of each row (:data:`PROVENANCE_FIELDS`) in its provenance."""
 
-    def run(self, storage, input_key: str = "sparql"):
-        extras = {r["cid"]: {k: r[k] for k in PROVENANCE_FIELDS if k in r} for r in storage.read("dict")}
-        capture = _Capture(storage)
-        out = self.config.pop("out", None)
-        try:
-            report = super().run(capture, input_key=input_key)
-        finally:
-            if out is not None:
-                self.config["out"] = out
-        for item in capture.items:
-            item["provenance"].update(extras.get(item["provenance"]["candidate"], {}))
-        storage.write(capture.items)
-        if out:
-            write_jsonl(Path(out), capture.items)
-        return report
+    def __init__(self, config: dict | None = None, **kw):
+        super().__init__({**(config or {}), "provenance_fields": list(PROVENANCE_FIELDS)}, **kw)
 
 
 def _named(name: str):
