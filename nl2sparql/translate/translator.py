@@ -19,7 +19,6 @@ being evaluated are always excluded from retrieval.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -104,8 +103,8 @@ def _build_retriever(pools: list[Path], ids: frozenset, splits: frozenset, embed
 
 def _filtered(pool: Path, ids: frozenset, splits: frozenset) -> Path | None:
     """A copy of ``pool`` without the excluded items, in the cache (reused while the pool is unchanged)."""
+    from ..fileio import read_pool, write_jsonl
     from ..paths import cache_dir
-    from .index_cache import read_pool
     items, digest = read_pool(pool)
     tag = hashlib.sha256("\n".join([digest, *sorted(ids), "|", *sorted(splits)]).encode()).hexdigest()[:16]
     target = cache_dir() / "translate-pools" / f"{pool.stem}-{tag}.jsonl"
@@ -115,10 +114,7 @@ def _filtered(pool: Path, ids: frozenset, splits: frozenset) -> Path | None:
     if len(kept) == len(items):
         return pool  # nothing excluded: keep the pool's own cached index
     if not target.is_file():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in kept), encoding="utf-8")
-        tmp.replace(target)
+        write_jsonl(target, kept)
     return target
 
 
