@@ -4,9 +4,10 @@
   uses but forgot to declare (a common mistake; every fix is reported).
 * :func:`rewrite_services` turns ``SERVICE <iri> { … }`` into ``GRAPH <g> { … }``
   for services the embedded store answers from a local graph, and refuses the
-  others with a clear error.
+  others with a clear error. FILTERs written inside such a block are moved
+  just after it (see :func:`hoist_service_filters`).
 
-Both work on tokens (see :mod:`nl2sparql.sparql.lexer`), so text inside string
+All work on tokens (see :mod:`nl2sparql.sparql.lexer`), so text inside string
 literals, IRIs and comments is never touched.
 """
 
@@ -68,6 +69,98 @@ def rewrite_services(query: str, services: dict[str, str]) -> str:
                 f"SERVICE <{iri}> is not available on the embedded store (mapped services: "
                 f"{', '.join(sorted(services)) or 'none'}); query a real endpoint with --endpoint")
         edits.append((tok.start, target.start + len(target.text), f"GRAPH <{graph}>"))
+        edits.extend(_hoist_edits(query, tokens, j + 1))
+    edits.sort()
     for start, end, text in reversed(edits):
         query = query[:start] + text + query[end:]
     return query
+
+
+def hoist_service_filters(query: str) -> str:
+    """Move each FILTER out of a simple ``SERVICE`` block to just after the block.
+
+    Oxigraph plans a group holding a FILTER as one opaque unit, so a filtered
+    block inside a GRAPH is joined by hash join after everything else; with
+    the FILTER outside, the block's triples join the main group's plan and
+    start from its most selective element (20 s → 6 ms on the CompL-it joins
+    of the mirror). The answer is the same: a block is *simple* when it holds
+    only triples, VALUES, BIND and FILTER, and a FILTER is moved only when
+    every variable it reads is bound by the block's own triples or VALUES.
+    """
+    tokens = tokenize(query)
+    edits: list[tuple[int, int, str]] = []
+    for i, tok in enumerate(tokens):
+        if tok.upper == "SERVICE" and tok.kind == "word":
+            j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].upper == "SILENT" else i + 1
+            edits.extend(_hoist_edits(query, tokens, j + 1))
+    edits.sort()
+    for start, end, text in reversed(edits):
+        query = query[:start] + text + query[end:]
+    return query
+
+
+def _matching(tokens, i: int, open_: str, close: str) -> int | None:
+    """Index of the token closing the bracket opened at ``tokens[i]``."""
+    depth = 0
+    for k in range(i, len(tokens)):
+        if tokens[k].text == open_:
+            depth += 1
+        elif tokens[k].text == close:
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
+    """Edits that move the FILTERs of the block opening at ``tokens[brace]`` after it (none if unsafe)."""
+    if brace >= len(tokens) or tokens[brace].text != "{":
+        return []
+    end = _matching(tokens, brace, "{", "}")
+    if end is None:
+        return []
+    filters: list[tuple[int, int]] = []
+    bound: set[str] = set()
+    k = brace + 1
+    while k < end:
+        tok = tokens[k]
+        if tok.upper == "FILTER":
+            call = k + 1 if tokens[k + 1].text == "(" else k + 2
+            if call >= end or tokens[call].text != "(":
+                return []
+            close = _matching(tokens, call, "(", ")")
+            if close is None or close >= end:
+                return []
+            filters.append((k, close))
+            k = close + 1
+            continue
+        if tok.upper == "VALUES":
+            block = next((m for m in range(k + 1, end) if tokens[m].text == "{"), None)
+            if block is None:
+                return []
+            close = _matching(tokens, block, "{", "}")
+            if close is None:
+                return []
+            bound.update(t.text[1:] for t in tokens[k + 1:block] if t.kind == "var")
+            k = close + 1
+            continue
+        if tok.text == "{" or tok.upper in ("OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "SELECT", "EXISTS"):
+            return []  # not a simple block: leave it as written
+        if tok.upper == "BIND":
+            close = _matching(tokens, k + 1, "(", ")")
+            if close is None:
+                return []
+            k = close + 1
+            continue
+        if tok.kind == "var":
+            bound.add(tok.text[1:])
+        k += 1
+    edits = []
+    for first, last in filters:
+        used = {t.text[1:] for t in tokens[first:last + 1] if t.kind == "var"}
+        if not used <= bound:
+            continue
+        start, stop = tokens[first].start, tokens[last].start + 1
+        edits.append((start, stop, ""))
+        edits.append((tokens[end].start + 1, tokens[end].start + 1, " " + query[start:stop]))
+    return edits
