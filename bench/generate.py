@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--oversample", type=float, default=1.6)
+    parser.add_argument("--max-scan", type=int, default=2000)
     parser.add_argument("--store", type=Path, default=REPO / "cache" / "bench-mirror-store")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "mirror_pool.jsonl")
     args = parser.parse_args()
@@ -54,7 +55,7 @@ def main() -> None:
         print(f"built the mirror store in {build:.1f} s")
     kb = open_kb(store=args.store, timeout=args.timeout, workers=args.threads)
     config = RunConfig(target=args.target, seed=args.seed, out=str(args.out), oversample=args.oversample,
-                       timeout=args.timeout, threads=args.threads, kb=kb.description,
+                       max_scan=args.max_scan, timeout=args.timeout, threads=args.threads, kb=kb.description,
                        cache_dir=str(REPO / "bench" / "out" / "cache"), prefix=f"bench_s{args.seed}_t{args.target}")
     start = time.perf_counter()
     with kb:

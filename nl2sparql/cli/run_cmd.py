@@ -32,6 +32,8 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
         threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
+        max_scan: Annotated[int, typer.Option(
+            help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
         cache_dir: Annotated[Path, typer.Option(help="Where step files and the manifest go.")] = Path("cache"),
         llm: Annotated[bool, typer.Option(
             "--llm", help="Also let an LLM write queries and their questions.")] = False,
@@ -72,7 +74,7 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
                          llm_base_url=client.config.effective_base_url)
     kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
     config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
-                       timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir), extra=extra)
+                       max_scan=max_scan, timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir), extra=extra)
     start = time.perf_counter()
     with kb, Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=json_output, transient=False) as progress:

@@ -2,35 +2,51 @@
 
 from __future__ import annotations
 
+from ..kb.base import KnowledgeBase
+from ..kb.scans import ScanSizes
 from ..patterns import Facts
 from ..patterns.compose import Composer
 from .base import Operator, StepReport
 
+#: The composer stops after this many draws per wanted candidate, whatever it has by then.
+MAX_DRAWS_PER_CANDIDATE = 5
+
 
 class PatternComposer(Operator):
-    """Draws ``candidates`` composed queries from the sampled facts.
+    """Draws composed queries from the sampled facts until it has ``candidates`` of them.
 
-    Config: ``candidates`` (how many draws), ``seed``, ``patterns`` (allowed labels or None),
-    ``max_result_rows`` (skip draws whose answer, estimated from the facts, is larger).
+    Config: ``candidates`` (how many to produce), ``seed``, ``patterns`` (allowed labels or None),
+    ``max_result_rows`` (skip draws whose answer, estimated from the facts, is larger),
+    ``max_scan`` (with a ``kb`` service: draw fewer queries whose first scan reads more rows,
+    see :meth:`~nl2sparql.patterns.compose.Composer._too_slow`; 0 turns it off).
     Exact duplicate queries are dropped here (reason ``duplicate_query``).
     """
 
     input_keys = ("fact", "rows")
     output_keys = ("cid", "sparql", "shape", "labels", "slots", "mentions", "fragments")
 
+    def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, **kw):
+        super().__init__(config, **kw)
+        self.kb = kb
+
     def run(self, storage, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
         report = StepReport(self.name)
         fact_rows = storage.read("dict")
         facts = Facts({r[input_key]: [tuple(x) for x in r["rows"]] for r in fact_rows})
         allowed = self.config.get("patterns")
+        max_scan = int(self.config.get("max_scan", 0))
+        sizes = ScanSizes(self.kb) if self.kb is not None and max_scan else None
         composer = Composer(facts, seed=int(self.config.get("seed", 0)), allowed=set(allowed) if allowed else None,
-                            max_rows=int(self.config.get("max_result_rows", 0)))
+                            max_rows=int(self.config.get("max_result_rows", 0)),
+                            scan_rows=sizes.rows if sizes else None, max_scan=max_scan)
         total = int(self.config.get("candidates", 100))
         seen: set[str] = set()
         out, rejects = [], []
-        for i in range(total):
-            cand = composer.draw(i)
-            self.progress(i + 1, total)
+        draws = 0
+        while len(out) < total and draws < total * MAX_DRAWS_PER_CANDIDATE:
+            cand = composer.draw(draws)
+            draws += 1
+            self.progress(len(out), total)
             if isinstance(cand, str):
                 report.rejected[cand] += 1
                 continue
@@ -42,7 +58,11 @@ class PatternComposer(Operator):
                 continue
             seen.add(row[output_key])
             out.append(row)
-        report.rows_in, report.kept = total, len(out)
+        self.progress(total, total)
+        report.rows_in, report.kept = draws, len(out)
+        if sizes:
+            report.extra["scan_rows"] = {" ".join(str(part) for part in key if part): n
+                                         for key, n in sorted(sizes.counted.items(), key=str)}
         storage.write(out)
         self.write_rejects(storage, rejects)
         return report

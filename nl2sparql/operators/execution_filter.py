@@ -36,7 +36,8 @@ def degenerate(table: ResultTable) -> bool:
 
 
 class ExecutionFilter(Operator):
-    """Config: ``timeout`` (s, default 10), ``max_result_rows`` (default 1000), ``threads`` (default 1)."""
+    """Config: ``timeout`` (s, default 10), ``max_result_rows`` (default 1000), ``threads`` (default 1),
+    ``stop_after`` (stop once this many candidates passed, in input order; 0: run them all)."""
 
     input_keys = ("cid", "sparql")
     output_keys = ("result_count", "answer_signature")
@@ -66,17 +67,31 @@ class ExecutionFilter(Operator):
             return "degenerate", len(table.rows), ""
         return None, len(table.rows), answer_signature(table)
 
+    @staticmethod
+    def _passed_in_order(rows: list[dict], done: dict) -> int:
+        """How many candidates passed before the first one not yet run (a resumed run's head start)."""
+        passed = 0
+        for r in rows:
+            item = done.get(r["cid"])
+            if item is None:
+                break
+            passed += item["reason"] is None
+        return passed
+
     def run(self, storage, input_key: str = "sparql", output_key: str = "result_count") -> StepReport:
         rows = storage.read("dict")
         report = StepReport(self.name, rows_in=len(rows))
         checkpoint = checkpoint_for(storage)
         done = checkpoint.load() if checkpoint else {}
-        todo = [r for r in rows if r["cid"] not in done]
+        stop_after = int(self.config.get("stop_after", 0)) or len(rows)
+        passed = self._passed_in_order(rows, done)
+        todo = [r for r in rows if r["cid"] not in done] if passed < stop_after else []
         batch: list[dict] = []
         finished = len(rows) - len(todo)
         # Every query is submitted at once so both workers stay busy (a slow query does not hold
         # up a whole batch); results are consumed in input order and checkpointed every 64.
-        with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1))))
+        try:
             futures = [pool.submit(self._check, r[input_key]) for r in todo]
             for r, future in zip(todo, futures):
                 reason, count, info, seconds = future.result()
@@ -84,13 +99,22 @@ class ExecutionFilter(Operator):
                 done[item["key"]] = item
                 batch.append(item)
                 finished += 1
-                if len(batch) >= 64 or finished == len(rows):
+                passed += reason is None
+                if len(batch) >= 64 or finished == len(rows) or passed >= stop_after:
                     if checkpoint:
                         checkpoint.append(batch)
                     batch = []
                     self.progress(finished, len(rows))
+                if passed >= stop_after:
+                    break
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.progress(len(rows), len(rows))
         kept, rejects = [], []
-        for r in rows:
+        ran = [r for r in rows if r["cid"] in done]
+        if len(ran) < len(rows):
+            report.extra["not_run"] = len(rows) - len(ran)  # enough had passed before them
+        for r in ran:
             item = done[r["cid"]]
             if item["reason"] is None:
                 kept.append({**r, output_key: item["count"], "answer_signature": item["info"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from ..kb.base import KnowledgeBase
 from ..patterns import fact_queries
 from .base import Operator, StepReport
@@ -11,7 +13,8 @@ class SchemaSampler(Operator):
     """Runs every fact query of the catalogue; one output row per fact: ``{fact, rows}``.
 
     Config: ``timeout`` (s, per fact query, default 300), ``max_rows`` (default 2,000,000),
-    ``profile`` (also count graphs/classes/properties, default true).
+    ``profile`` (also count graphs/classes/properties, default true), ``threads`` (fact
+    queries run at once, default 1).
     """
 
     output_keys = ("fact", "rows")
@@ -23,14 +26,19 @@ class SchemaSampler(Operator):
     def run(self, storage, output_key: str = "fact") -> StepReport:
         report = StepReport(self.name)
         queries = fact_queries()
-        rows = []
-        for i, (name, query) in enumerate(queries.items()):
+
+        def sample(query: str) -> list[list[str]]:
             table = self.kb.select(query, timeout=self.config.get("timeout", 300.0),
                                    max_rows=self.config.get("max_rows", 2_000_000))
-            values = sorted(tuple("" if t is None else t.value for t in row) for row in table.rows)
-            rows.append({output_key: name, "rows": [list(v) for v in values]})
-            report.extra.setdefault("facts", {})[name] = len(values)
-            self.progress(i + 1, len(queries))
+            return [list(v) for v in sorted(tuple("" if t is None else t.value for t in row) for row in table.rows)]
+
+        with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
+            futures = {name: pool.submit(sample, query) for name, query in queries.items()}
+            rows = []
+            for i, (name, future) in enumerate(futures.items()):
+                rows.append({output_key: name, "rows": future.result()})
+                report.extra.setdefault("facts", {})[name] = len(rows[-1]["rows"])
+                self.progress(i + 1, len(queries))
         if self.config.get("profile", True):
             from ..kb.profile import profile_kb
             profile = profile_kb(self.kb, timeout=self.config.get("timeout", 300.0))

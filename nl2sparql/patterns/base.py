@@ -198,6 +198,16 @@ class Facts:
             self._index[cache_key] = build(self)
         return self._index[cache_key]
 
+    def lemmas_related_to(self, fact: str, target: str) -> set[str]:
+        """Lemmas having a ``fact`` row whose first value is ``target`` (an index built once per fact)."""
+        def build(facts: "Facts") -> dict[str, set[str]]:
+            index: dict[str, set[str]] = {}
+            for lemma, values in facts.by_lemma(fact).items():
+                for v in values:
+                    index.setdefault(v[0], set()).add(lemma)
+            return index
+        return set(self.derived(f"related_to:{fact}", build).get(target, ()))
+
     def to_json(self) -> dict:
         """A JSON-ready dict (for the pipeline's step files)."""
         return {"rows": {k: [list(r) for r in v] for k, v in self.rows.items()}, "labels": self.labels}

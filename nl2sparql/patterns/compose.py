@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import asdict, dataclass, field
+from typing import Callable
 
 from ..sparql.model import IRI, Select, Triple, Values, Var, render
+from ..sparql.plan import Scan, first_scan
 from . import CATALOGUE
 from .base import Facts, Fragment, Frame, StandalonePattern, italian
 from .compositional import compositional_weight
@@ -91,6 +93,8 @@ class Candidate:
     word: str | None = None
     limit: int | None = None
     anchor: str | None = None
+    #: Rows of the query's first scan on the KB (None: not counted), see :mod:`nl2sparql.sparql.plan`.
+    scan_rows: int | None = None
 
     def to_json(self) -> dict:
         """A JSON-ready dict."""
@@ -110,6 +114,10 @@ class Composer:
     allowed: set[str] | None = None
     #: Candidates whose estimated answer is larger are not drawn (0: no estimate).
     max_rows: int = 0
+    #: Counts the rows a query's first scan reads (None: no cost model).
+    scan_rows: Callable[[Scan], int | None] | None = None
+    #: Candidates whose first scan reads more rows are kept only with probability (max_scan / rows)² (0: all kept).
+    max_scan: int = 0
     shape_weights: dict[str, float] = field(default_factory=lambda: {"list": 0.5, "count": 0.15, "word": 0.25,
                                                                      "standalone": 0.1})
 
@@ -219,7 +227,28 @@ class Composer:
             CATALOGUE[label].build(frame, slots[label], rng)
         limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
         query = finish_query(frame, limit)
-        return self._candidate(index, render(query), frame, word if shape == "word" else None, limit, anchor)
+        scan = self._scan_rows(query)
+        if self._too_slow(scan, rng):
+            return "slow_scan"
+        return self._candidate(index, render(query), frame, word if shape == "word" else None, limit, anchor, scan)
+
+    def _scan_rows(self, query) -> int | None:
+        if self.scan_rows is None:
+            return None
+        scan = first_scan(query)
+        return self.scan_rows(scan) if scan is not None else None
+
+    def _too_slow(self, rows: int | None, rng: random.Random) -> bool:
+        """Draw fewer queries that start from a large scan: keep one with probability (max_scan / rows)².
+
+        A query's time grows with its first scan (about 1 s for all 122 k
+        lemmas of the mirror, a few ms from a named word), so the expected
+        time a draw costs falls as its scan grows, while every shape can
+        still appear.
+        """
+        if not self.max_scan or rows is None or rows <= self.max_scan:
+            return False
+        return rng.random() >= (self.max_scan / rows) ** 2
 
     def _standalone_candidate(self, rng: random.Random, index: int) -> Candidate | None:
         labels = [l for l in self._standalone if self._ok(l) and self._standalone[l]]
@@ -228,13 +257,17 @@ class Composer:
         label = rng.choice(labels)
         slots = rng.choice(self._standalone[label])
         query, fragments, tags, mentions = CATALOGUE[label].build(slots, rng)
+        scan = self._scan_rows(query)
+        if self._too_slow(scan, rng):
+            return "slow_scan"
         frame = Frame(shape="standalone", fragments=fragments, labels=dict(tags))
         frame.slots = {k: str(v) for k, v in slots.items()}
         frame.mentions = mentions
-        return self._candidate(index, render(query), frame, None, None, None)
+        return self._candidate(index, render(query), frame, None, None, None, scan)
 
-    def _candidate(self, index, sparql, frame: Frame, word, limit, anchor) -> Candidate:
+    def _candidate(self, index, sparql, frame: Frame, word, limit, anchor, scan_rows=None) -> Candidate:
         cid = hashlib.sha1(f"{self.seed}:{index}:{sparql}".encode()).hexdigest()[:12]
         return Candidate(cid, sparql, frame.shape, dict(frame.labels), dict(frame.slots),
                          [list(m) for m in frame.mentions],
-                         [{"kind": f.kind, "text": f.text} for f in frame.fragments], word, limit, anchor)
+                         [{"kind": f.kind, "text": f.text} for f in frame.fragments], word, limit, anchor,
+                         scan_rows)

@@ -44,7 +44,7 @@ class LexicalRelation(Pattern):
         target = slots.get("target")
         if not target:
             return set(rows)
-        return {lemma for lemma, values in rows.items() if any(v[0] == target for v in values)}
+        return facts.lemmas_related_to(slots["relation"], target)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, other = slots["relation"], slots.get("target")

@@ -31,6 +31,27 @@ def _written_index(facts: Facts) -> tuple[list, list]:
     return sorted(pairs), sorted((wr[::-1], lemma) for wr, lemma in pairs)
 
 
+GRAM = 4
+
+
+def _gram_index(facts: Facts) -> dict[str, list[int]]:
+    """Positions in the forward written-form index of every form containing each 4-letter substring."""
+    forward, _ = facts.derived("morpho_index", _written_index)
+    grams: dict[str, list[int]] = {}
+    for i, (wr, _) in enumerate(forward):
+        for gram in {wr[k:k + GRAM] for k in range(len(wr) - GRAM + 1)}:
+            grams.setdefault(gram, []).append(i)
+    return grams
+
+
+def _containing(facts: Facts, affix: str) -> set[str]:
+    forward, _ = facts.derived("morpho_index", _written_index)
+    if len(affix) < GRAM:
+        return {lemma for wr, lemma in forward if affix in wr}
+    positions = facts.derived("morpho_grams", _gram_index).get(affix[:GRAM], [])
+    return {forward[i][1] for i in positions if affix in forward[i][0]}
+
+
 def _prefixed(index: list, prefix: str) -> set[str]:
     start = bisect.bisect_left(index, (prefix,))
     end = bisect.bisect_left(index, (prefix + "\U0010ffff",))
@@ -74,7 +95,7 @@ class MorphoRegex(Pattern):
             return _prefixed(forward, affix)
         if kind == "suffix":
             return _prefixed(backward, affix[::-1])
-        return {lemma for wr, lemma in forward if affix in wr}
+        return _containing(facts, affix)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, affix = slots["kind"], slots["affix"]

@@ -53,7 +53,7 @@ class SemanticRelation(Pattern):
         # the transitive closure is wider: no estimate
         if slots.get("transitive"):
             return None
-        return {lemma for lemma, values in rows.items() if any(v[0] == target for v in values)}
+        return facts.lemmas_related_to(kind, target)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind = slots["relation"]

@@ -38,6 +38,8 @@ class RunConfig:
     oversample: float = 2.0
     timeout: float = 10.0
     max_result_rows: int = 1000
+    #: Draw fewer candidates whose first scan reads more rows than this (0: off); see sparql/plan.py.
+    max_scan: int = 2000
     threads: int = 1
     kb: str = "sample"
     prefix: str = ""
@@ -59,6 +61,11 @@ class RunConfig:
     def candidates(self) -> int:
         """How many candidates the composer draws."""
         return int(self.target * self.oversample) + 50
+
+    @property
+    def enough_kept(self) -> int:
+        """The execution filter stops once this many candidates passed (margin for the deduplicator)."""
+        return int(self.target * 1.05) + 10
 
     def identity(self) -> dict:
         """The fields a resumed run must share with the original."""
@@ -86,12 +93,13 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
     progress = progress or (lambda name: (lambda done, total: None))
     c = config
     return [
-        Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10)}, kb=kb, progress=progress("schema sampler")),
+        Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10), "threads": c.threads}, kb=kb, progress=progress("schema sampler")),
              {"output_key": "fact"}),
         Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
-                                  "max_result_rows": c.max_result_rows},
-                             progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
-        Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads},
+                              "max_result_rows": c.max_result_rows, "max_scan": c.max_scan},
+                             kb=kb, progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
+        Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads,
+                              "stop_after": c.enough_kept},
                              kb=kb, progress=progress("execution filter")),
              {"input_key": "sparql", "output_key": "result_count"}),
         Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
