@@ -106,6 +106,14 @@ def test_manifest_records_operators_parameters_and_rejections(pool300):
     assert sum(manifest["rejected"].values()) > 0
 
 
+def test_execution_filter_stops_once_enough_candidates_passed(pool300):
+    manifest = json.loads(Path(pool300[1]["manifest"]).read_text())
+    report = next(s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter")
+    assert report["kept"] == RunConfig(target=300).enough_kept
+    assert report["not_run"] > 0 and report["kept"] + sum(report["rejected"].values()) + report["not_run"] == \
+        report["rows_in"]
+
+
 def test_bad_wiring_is_refused_before_running(sample_kb, tmp_path):
     config = RunConfig(target=5, out=str(tmp_path / "p.jsonl"), cache_dir=str(tmp_path))
     steps = [Step(PatternTagger(), {"input_key": "sparql"}), Step(PoolWriter({"out": "x"}), {"input_key": "sparql"})]

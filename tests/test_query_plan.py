@@ -62,3 +62,24 @@ def test_scan_sizes_count_on_the_kb_once(sample_kb):
     assert sizes.rows(first_scan(select(IS_LEMMA))) == lemmas  # remembered, not asked again
     assert time.perf_counter() - start < 0.01
     assert len(sizes.counted) == 2
+
+
+def test_composer_draws_fewer_queries_that_start_from_a_large_scan(sample_kb):
+    from nl2sparql.patterns.compose import Composer
+    from translate_helpers import sample_facts
+
+    facts, sizes = sample_facts(sample_kb), ScanSizes(sample_kb)
+
+    def drawn(max_scan: int):
+        composer = Composer(facts, seed=3, max_rows=1000, scan_rows=sizes.rows, max_scan=max_scan)
+        results = [composer.draw(i) for i in range(300)]
+        return [c for c in results if not isinstance(c, str)], results.count("slow_scan")
+
+    unlimited, refused = drawn(0)
+    assert refused == 0 and all(c.scan_rows is not None for c in unlimited)
+    large = sum(c.scan_rows > 100 for c in unlimited) / len(unlimited)
+    limited, refused = drawn(100)
+    assert large > 0.2 and refused > 0
+    assert sum(c.scan_rows > 100 for c in limited) / len(limited) < large / 2
+    # the draws that pass are the same queries as without the limit (same seed, same index)
+    assert {c.cid for c in limited} <= {c.cid for c in unlimited}

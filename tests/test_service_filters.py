@@ -9,6 +9,7 @@ import pytest
 from nl2sparql.kb import open_kb
 from nl2sparql.namespaces import COMPLIT_SERVICE
 from nl2sparql.sparql.rewrite import hoist_service_filters
+from nl2sparql.sparql.syntax import check_syntax
 
 SERVICE = f"SERVICE <{COMPLIT_SERVICE}>"
 
@@ -36,6 +37,18 @@ def test_builtin_call_filter_form_moves_too():
 def test_filters_that_could_change_meaning_stay_put(block):
     q = f"SELECT * {{ ?elsewhere ?x ?y SERVICE <x> {{ {block} }} }}"
     assert hoist_service_filters(q) == q
+
+
+@pytest.mark.parametrize("block", [
+    "?s ?p ?o FILTER(?o != 1) ?s ?q ?x",          # the FILTER was what ended the first triples
+    "?s ?p ?o . FILTER(?o != 1) . ?s ?q ?x .",    # "FILTER(…) ." is allowed
+    "FILTER(?o != 1) ?s ?p ?o # a comment\n FILTER regex(?x, 'a') ?s ?q ?x",
+    "?s ?p ?o FILTER(?o != 1) FILTER(?x != 2) ?s ?q ?x",
+])
+def test_the_block_left_behind_still_parses(block):
+    out = hoist_service_filters(f"SELECT * WHERE {{ SERVICE <http://example.org/s> {{ {block} }} ?s ?r ?y }}")
+    assert "FILTER" not in out.split("SERVICE", 1)[1].split("}", 1)[0]
+    check_syntax(out)
 
 
 def test_strings_and_comments_are_not_blocks():

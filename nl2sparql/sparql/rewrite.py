@@ -121,6 +121,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
         return []
     filters: list[tuple[int, int]] = []
     bound: set[str] = set()
+    ends = {brace}  # tokens after which the next element needs no "." (block starts, FILTER/BIND/VALUES ends)
     k = brace + 1
     while k < end:
         tok = tokens[k]
@@ -132,6 +133,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
             if close is None or close >= end:
                 return []
             filters.append((k, close))
+            ends.add(close)
             k = close + 1
             continue
         if tok.upper == "VALUES":
@@ -142,6 +144,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
             if close is None:
                 return []
             bound.update(t.text[1:] for t in tokens[k + 1:block] if t.kind == "var")
+            ends.add(close)
             k = close + 1
             continue
         if tok.text == "{" or tok.upper in ("OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "SELECT", "EXISTS"):
@@ -150,8 +153,11 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
             close = _matching(tokens, k + 1, "(", ")")
             if close is None:
                 return []
+            ends.add(close)
             k = close + 1
             continue
+        if tok.text == ".":
+            ends.add(k)
         if tok.kind == "var":
             bound.add(tok.text[1:])
         k += 1
@@ -161,6 +167,11 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
         if not used <= bound:
             continue
         start, stop = tokens[first].start, tokens[last].start + 1
-        edits.append((start, stop, ""))
+        dot = tokens[last + 1] if last + 1 < end and tokens[last + 1].text == "." else None
+        if first - 1 in ends:
+            edits.append((start, dot.start + 1 if dot else stop, ""))  # "FILTER(…) ." is allowed: the dot goes too
+        else:
+            # the FILTER also ended the triples before it ("?s ?p ?o FILTER(…) ?s ?q ?x"): keep them apart
+            edits.append((start, stop, "" if dot else "."))
         edits.append((tokens[end].start + 1, tokens[end].start + 1, " " + query[start:stop]))
     return edits
