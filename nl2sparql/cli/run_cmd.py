@@ -74,7 +74,8 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
                          llm_base_url=client.config.effective_base_url)
     kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
     config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
-                       max_scan=max_scan, timeout=timeout, threads=threads, kb=kb.description, cache_dir=str(cache_dir), extra=extra)
+                       max_scan=max_scan, timeout=timeout, threads=threads, kb=kb.description,
+                       cache_dir=str(cache_dir), extra=extra)
     start = time.perf_counter()
     with kb, Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=json_output, transient=False) as progress:

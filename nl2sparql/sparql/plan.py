@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import IRI, Ask, Filter, GraphBlock, Group, Lit, Path, Select, Service, Triple, Values, Var
+from .model import IRI, Ask, Filter, GraphBlock, Group, Lit, Path, Select, Service, Triple, Values
 
 #: Oxigraph's static size estimate of a triple pattern, by which of subject, predicate, object are constants.
 TRIPLE_ESTIMATES = {
