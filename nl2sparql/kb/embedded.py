@@ -22,6 +22,7 @@ import pyoxigraph as ox
 
 from ..errors import DataError, QuerySyntaxError
 from ..namespaces import COMPLIT_SERVICE
+from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
 from ..sparql.syntax import relocate_error
 from .base import KnowledgeBase, Limits
@@ -142,10 +143,12 @@ class EmbeddedKB(KnowledgeBase):
         try:
             return self._workers.run(self.prepare(query), form, timeout, max_rows)
         except QuerySyntaxError as exc:
-            if not added:
-                raise
             # positions in the user's text, not in the text with the added PREFIX lines
-            raise QuerySyntaxError(relocate_error(str(exc), added)) from None
+            message = relocate_error(str(exc), added) if added else str(exc)
+            if normalise_dialect(query)[1]:
+                message += ("; it looks like Virtuoso/ARQ syntax (SELECT COUNT(?x) AS ?n): standard SPARQL writes "
+                            "(COUNT(?x) AS ?n), and `nl2sparql validate --fix` rewrites it")
+            raise QuerySyntaxError(message) from None
 
     def close(self) -> None:
         self._workers.close()

@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Mapping, Optional
 
+from ..errors import QuerySyntaxError
 from ..kb.base import KnowledgeBase
 from ..kb.results import ResultTable
+from ..sparql.dialect import normalise_dialect
 from .data import GoldItem
 from .matcher import GoldPlan, MatchOptions, MatchResult, PreparedTable, compare_prepared
 from .metrics import PERFECT, CellScores, cell_scores
@@ -97,10 +99,25 @@ class Scorer:
     def _run(self, query: str) -> ResultTable:
         return self.kb.execute(query, timeout=self.timeout, max_rows=self.max_rows)
 
+    def _run_gold(self, query: str) -> ResultTable:
+        """Run a gold query; one written in Virtuoso/ARQ syntax runs in its standard form.
+
+        Reference pools were often written against Virtuoso (``SELECT COUNT(?x) AS ?n``
+        with implicit grouping); their meaning is clear, so the gold is normalised
+        rather than left unscorable. Predictions are run exactly as written.
+        """
+        try:
+            return self._run(query)
+        except QuerySyntaxError:
+            standard, edits = normalise_dialect(query)
+            if not edits:
+                raise
+            return self._run(standard)
+
     def score(self, gold_sparql: str, pred_sparql: Optional[str], item_id: str = "") -> ItemScore:
         """Execute both queries and compare their answers."""
         try:
-            gold_table = self._run(gold_sparql)
+            gold_table = self._run_gold(gold_sparql)
         except Exception as exc:  # noqa: BLE001 - any backend failure is reported, not raised
             return ItemScore.failed(item_id, "gold_error",
                                     f"gold query failed ({error_class(exc)}): {_one_line(exc)}",
@@ -140,7 +157,7 @@ class Scorer:
         if outer_order_by(gold_sparql):
             return None
         try:
-            table = self._run(strip_outer_limit(gold_sparql))
+            table = self._run_gold(strip_outer_limit(gold_sparql))
         except Exception:  # noqa: BLE001 - fall back to comparing with the limited gold
             return None
         return PreparedTable.build(table, self.normalizer)

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 
 from ..errors import Nl2SparqlError, QuerySyntaxError
 from ..sparql.lexer import has_limit, has_order_by
+from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes
 from ..sparql.syntax import check_syntax
 from . import fixes, rules
@@ -102,8 +103,8 @@ def repair(query: str) -> tuple[str, list[str]]:
     """The query with every safe fix applied, and one line per fix applied."""
     done_all: list[str] = []
     text = query
-    for step in (fixes.fix_prefix_iris, fixes.fix_graph_iris, fixes.fix_plain_literals, fixes.fix_string_compare,
-                 fixes.fix_case):
+    for step in (normalise_dialect, fixes.fix_prefix_iris, fixes.fix_graph_iris, fixes.fix_plain_literals,
+                 fixes.fix_string_compare, fixes.fix_case):
         candidate, done = step(text)
         if done and (_parses(candidate) or not _parses(text)):
             text = candidate
