@@ -102,3 +102,21 @@ def test_values_block_renders_language_tagged_literals():
                    Triple(Var("l"), IRI.of("ontolex:writtenRep"), Var("wr"))])
     text = render(Select([Var("l")], group))
     assert 'VALUES ?wr { "città"@it }' in text and parses(text)
+
+
+def test_inverse_translation_lists_answer_and_name_the_dialect_word(sample_kb):
+    from nl2sparql.patterns.phrasing import realise_all
+    from nl2sparql.patterns.tagger import tag_query
+
+    rows = {n: [tuple(t.value for t in r) for r in sample_kb.select(q, max_rows=100000).rows]
+            for n, q in fact_queries().items()}
+    composer = Composer(Facts(rows), seed=2, allowed={"TRANSLATION", "POS_FILTER"})
+    found = [c for c in map(composer.draw, range(400)) if not isinstance(c, str) and "target" in c.slots]
+    assert len(found) >= 5
+    for cand in found[:5]:
+        table = sample_kb.select(cand.sparql)
+        assert len(table) >= 1 and cand.anchor in {row[0].value for row in table.rows}
+        assert "VALUES ?" in cand.sparql and "vartrans:translatableAs" in cand.sparql
+        assert tag_query(cand.sparql).get("TRANSLATION", 0) >= 0.5
+        questions = realise_all(cand.fragment_objects(), cand.shape, random.Random(0), cand.word, cand.limit)
+        assert all(cand.slots["target"] in q for lang in questions.values() for q in lang.values())

@@ -170,3 +170,32 @@ def test_detection_cues_are_word_boundary_and_accent_aware():
     assert "POLARITY" in detect_patterns("Qual è la polarità di «guerra»?")
     assert "TRANSLATION" in detect_patterns("Come si dice casa in siciliano?")
     assert "SENSE_COUNT" in detect_patterns("Quanti significati ha «chiave»?")
+
+
+@pytest.mark.parametrize("question, dialect, target", [
+    ('Which Italian words are translated into Sicilian as "scantu"?', "siciliano", "scantu"),
+    ("Quali parole italiane si traducono in siciliano con «scantu»?", "siciliano", "scantu"),
+    ('Which nouns have "fradél" as their Parmigiano translation?', "parmigiano", "fradél"),
+    ("Quali sostantivi in parmigiano si dicono «fradél»?", "parmigiano", "fradél"),
+    ("Quali lemmi hanno «scantu» come traduzione in siciliano?", "siciliano", "scantu"),
+])
+def test_inverse_translation_names_the_dialect_word(question, dialect, target):
+    slots = extract_slots(question)
+    assert (slots.translation_target, slots.dialects, slots.word, slots.translation) == \
+        (target, [dialect], None, False)
+
+
+@pytest.mark.parametrize("question", ['How do you say "casa" in Sicilian?', "What is the Sicilian word for «cuore»?",
+                                      "Come si dice casa in siciliano?"])
+def test_forward_translation_is_not_inverse(question):
+    slots = extract_slots(question)
+    assert slots.translation_target is None and slots.translation and slots.word in ("casa", "cuore")
+
+
+def test_meanings_of_a_word_and_nouns_of_the_lemma_bank():
+    assert extract_slots('What meanings does the word "cuore" have?').definition
+    assert extract_slots("Quali significati ha la parola «cuore»?").definition
+    several = extract_slots("Which adjectives have more than one meaning?")
+    assert several.min_senses == 2 and not several.definition
+    nouns = extract_slots("How many nouns are there in the Lemma Bank?")
+    assert nouns.count and nouns.pos == "noun" and nouns.graph_scope and nouns.standalone is None

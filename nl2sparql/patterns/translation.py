@@ -1,11 +1,17 @@
-"""TRANSLATION: dialect translations (Italian entry → dialect entry) in the LiITA glossaries."""
+"""TRANSLATION: dialect translations (Italian entry → dialect entry) in the LiITA glossaries.
+
+A list may also go the other way round: the Italian lemmas translated into a
+dialect as a given word (``target``). The direction of the link stays
+Italian → dialect; only the dialect word is fixed, with a VALUES block so the
+engine starts from it.
+"""
 
 from __future__ import annotations
 
 import random
 
-from ..sparql.model import IRI, Triple, Var
-from .base import Facts, Frame, Pattern, frag
+from ..sparql.model import IRI, Lit, Triple, Values, Var
+from .base import Facts, Frame, Pattern, frag, quote
 from .vocab import DIALECT
 
 
@@ -48,14 +54,22 @@ class Translation(Pattern):
         return any(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
-        return {"dialect": rng.choice([d for d in DIALECT if lemma in facts.by_lemma(f"translation_{d}")])}
+        dialect = rng.choice([d for d in DIALECT if lemma in facts.by_lemma(f"translation_{d}")])
+        if shape == "list" and rng.random() < 0.2:
+            return {"dialect": dialect, "target": rng.choice(facts.by_lemma(f"translation_{dialect}")[lemma])[0]}
+        return {"dialect": dialect}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        if slots.get("target"):
+            return facts.lemmas_related_to(f"translation_{slots['dialect']}", slots["target"])
         return facts.lemmas(f"translation_{slots['dialect']}")
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         dialect = slots["dialect"]
         it, en = DIALECT[dialect][0], DIALECT[dialect][1]
+        if slots.get("target") and frame.shape != "word":
+            self._build_inverse(frame, dialect, slots["target"])
+            return
         frame.project(add_translation(frame, dialect))
         if frame.shape == "word":
             frame.fragments.append(frag("word_fact", [f"la traduzione in {it}", f"l'equivalente {it}"],
@@ -68,6 +82,22 @@ class Translation(Pattern):
                                         f"la voce {it} collegata con vartrans:translatableAs",
                                         f"the {en} entry linked by vartrans:translatableAs"))
         frame.slot("dialect", dialect, it, en)
+        frame.tag(self.label, 0.9)
+
+    def _build_inverse(self, frame: Frame, dialect: str, target: str) -> None:
+        """Italian lemmas whose ``dialect`` translation is written ``target``."""
+        it, en, _, _, tag = DIALECT[dialect]
+        d_wr = add_translation(frame, dialect)
+        frame.where.elements.insert(0, Values(d_wr, [Lit(target, lang=tag)]))
+        qi, qe = quote("it", target), quote("en", target)
+        frame.fragments.append(frag("constraint", [f"si traducono in {it} con {qi}", f"in {it} si dicono {qi}",
+                                                   f"hanno {qi} come traduzione in {it}"],
+                                    [f"are translated into {en} as {qe}", f"are {qe} in {en}",
+                                     f"have {qe} as their {en} translation"],
+                                    f"la cui voce {it} collegata con vartrans:translatableAs ha ontolex:writtenRep {qi}",
+                                    f"whose {en} entry linked by vartrans:translatableAs has ontolex:writtenRep {qe}"))
+        frame.slot("dialect", dialect, it, en)
+        frame.slot("target", target)
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

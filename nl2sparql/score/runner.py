@@ -99,12 +99,13 @@ class Scorer:
     def _run(self, query: str) -> ResultTable:
         return self.kb.execute(query, timeout=self.timeout, max_rows=self.max_rows)
 
-    def _run_gold(self, query: str) -> ResultTable:
-        """Run a gold query; one written in Virtuoso/ARQ syntax runs in its standard form.
+    def _run_lenient(self, query: str) -> ResultTable:
+        """Run a query; one written in Virtuoso/ARQ syntax runs in its standard form.
 
         Reference pools were often written against Virtuoso (``SELECT COUNT(?x) AS ?n``
-        with implicit grouping); their meaning is clear, so the gold is normalised
-        rather than left unscorable. Predictions are run exactly as written.
+        with implicit grouping), the engine behind the live LiITA endpoint. Such a
+        query's meaning is clear, so gold and prediction alike are scored by it
+        rather than left unscorable or failed for the dialect of their pool.
         """
         try:
             return self._run(query)
@@ -117,7 +118,7 @@ class Scorer:
     def score(self, gold_sparql: str, pred_sparql: Optional[str], item_id: str = "") -> ItemScore:
         """Execute both queries and compare their answers."""
         try:
-            gold_table = self._run_gold(gold_sparql)
+            gold_table = self._run_lenient(gold_sparql)
         except Exception as exc:  # noqa: BLE001 - any backend failure is reported, not raised
             return ItemScore.failed(item_id, "gold_error",
                                     f"gold query failed ({error_class(exc)}): {_one_line(exc)}",
@@ -127,7 +128,7 @@ class Scorer:
         if not pred_sparql or not pred_sparql.strip():
             return ItemScore.failed(item_id, "missing", "no prediction", gold_rows=gold_count)
         try:
-            pred_table = self._run(pred_sparql)
+            pred_table = self._run_lenient(pred_sparql)
         except Exception as exc:  # noqa: BLE001
             return ItemScore.failed(item_id, error_class(exc), _one_line(exc),
                                     gold_rows=gold_count, pred_sparql=pred_sparql)
@@ -157,7 +158,7 @@ class Scorer:
         if outer_order_by(gold_sparql):
             return None
         try:
-            table = self._run_gold(strip_outer_limit(gold_sparql))
+            table = self._run_lenient(strip_outer_limit(gold_sparql))
         except Exception:  # noqa: BLE001 - fall back to comparing with the limited gold
             return None
         return PreparedTable.build(table, self.normalizer)

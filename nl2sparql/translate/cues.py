@@ -92,6 +92,23 @@ THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|great
               rf"inferior\w*|minor\w*|piu bass\w*|sotto|below|less|lower|under|<=?)\s*(?:a|di|than|to|of|=)?\s*{NUMBER}")
 DEFINITION = (r"\b(?:definizion\w*|definition\w*|definit[oa]|defined|define|definisci|significato|significa|vuol dire|vuole dire|"
                r"meaning|mean|means|glossa|gloss|skos:definition)\b|\bcos'?\s*e\s+(?:un|una|uno)\b|\bwhat is an?\b")
+_DIALECT = r"(?P<d>sicilian[oaie]?|sicilia|parmigian[oaie]?|parma|parmense|parmesan)"
+#: Italian lemmas asked for by their dialect translation (the dialect word is the value).
+INVERSE_TRANSLATION = (
+    rf"\bsi traduc\w*\s+in\s+{_DIALECT}\s+(?:con|come)\s+{VALUE}",
+    rf"\b(?:tradott\w*|res[oaie])\s+in\s+{_DIALECT}\s+(?:con|come)\s+{VALUE}",
+    rf"\bin\s+{_DIALECT}\s+si dic\w*\s+{VALUE}",
+    rf"\bhann?o?\s+{VALUE}\s+come\s+(?:traduzione|equivalente)\s+(?:in\s+)?{_DIALECT}",
+    rf"\b(?:traduzione|equivalente)\s+(?:in\s+)?{_DIALECT}\s+(?:e|sia)\s+{VALUE}",
+    rf"\b(?:corrispond\w*|equivalgono)\s+(?:a|al|allo)\s+{_DIALECT}\s+{VALUE}",
+    rf"\btranslated\s+(?:into|in|to)\s+{_DIALECT}\s+(?:as|by|with)\s+{VALUE}",
+    rf"\bhave\s+{VALUE}\s+as\s+(?:their|its|the)\s+{_DIALECT}\s+(?:translation|equivalent)",
+    rf"\b{_DIALECT}\s+(?:translation|equivalent)\s+is\s+{VALUE}",
+    rf"\b(?:correspond\w*|equivalent)\s+to\s+(?:the\s+)?{_DIALECT}\s+(?:word\s+)?{VALUE}",
+    rf"\bare\s+{VALUE}\s+in\s+{_DIALECT}\b",
+)
+#: "What meanings does X have?" asks for the definitions (a count or a minimum is a sense count instead).
+MEANINGS = r"\b(?:meanings|significati|accezioni)\b"
 TRANSLATION = (r"\b(?:tradu\w*|translat\w*|come si dice|how do you say|equivalent\w*|corrispondent\w*|dialett\w*|"
                 r"dialects?|glossari\w*|glossary|vartrans:translatableas)\b")
 FORMS = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"

@@ -114,6 +114,8 @@ def _list_plan(slots: Slots, constraints: list, prior: float) -> Plan:
 
 def _constraint_steps(slots: Slots) -> list[tuple[str, dict]]:
     steps: list[tuple[str, dict]] = []
+    if slots.translation_target:
+        steps.append(("TRANSLATION", {"dialect": slots.dialects[0], "target": slots.translation_target}))
     if slots.pos or slots.gender:
         pos_slots = {"pos": slots.pos or "noun"}
         if slots.gender and not (slots.word and slots.forms):

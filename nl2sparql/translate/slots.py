@@ -44,6 +44,7 @@ class Slots:
     polarity_project: bool = False
     dialects: list[str] = field(default_factory=list)
     translation: bool = False
+    translation_target: str | None = None  # "translated into Sicilian as «scantu»": the dialect word
     pos: str | None = None
     gender: str | None = None
     affixes: list[tuple[str, str]] = field(default_factory=list)
@@ -135,6 +136,7 @@ def extract_slots(question: str) -> Slots:
     _affixes(text, slots)
     _definition_contains(text, slots)
     _relations(text, slots)
+    _inverse_translation(text, slots)
     _named_word(text, slots)
     _emotions(text, slots)
     _closed_vocabularies(text, slots)
@@ -285,6 +287,17 @@ def _relation_mode(kind: str, before: str, noun: str = "") -> str:
     return "ambiguous"
 
 
+def _inverse_translation(text: _Text, slots: Slots) -> None:
+    """A dialect word the Italian lemmas are translated as ("si traducono in siciliano con «scantu»")."""
+    for pattern in cues.INVERSE_TRANSLATION:
+        m = re.search(pattern, text.folded)
+        if m and _ok_word(text.raw(m)):
+            dialect = next(name for name, p in lx.DIALECT_WORDS if re.fullmatch(p, m.group("d")))
+            slots.translation_target = text.value(m)
+            slots.dialects = [dialect]
+            return
+
+
 def _named_word(text: _Text, slots: Slots) -> None:
     if slots.word:
         return
@@ -361,7 +374,8 @@ def _requests(text: _Text, slots: Slots) -> None:
     slots.count = bool(re.search(cues.COUNT, folded))
     if slots.min_senses is None and slots.senses_count:
         slots.count = False
-    slots.definition = slots.definition or bool(re.search(cues.DEFINITION, folded))
+    slots.definition = slots.definition or bool(re.search(cues.DEFINITION, folded)) or \
+        (slots.min_senses is None and bool(re.search(cues.MEANINGS, folded)))
     slots.translation = bool(slots.dialects) or bool(re.search(cues.TRANSLATION, folded))
     if re.search(cues.FORMS, folded) or (slots.word and re.search(r"\b(?:plural[ei]?|singolar[ei]|singular)\b", folded)):
         slots.forms = True
@@ -376,7 +390,12 @@ def _requests(text: _Text, slots: Slots) -> None:
     for iri in slots.iris:
         if iri.rstrip("/") == LIITA_GRAPH:
             slots.graph_scope = True
+    if slots.translation_target:
+        slots.translation = False  # the translation is the constraint, not a column
     if text.has(r"\b(?:grafo della lemma bank|lemma bank graph)\b"):
+        slots.graph_scope = True
+    elif slots.pos and not slots.dialects and text.has(r"\b(?:lemma ?bank|banca dei lemmi)\b"):
+        # "the nouns of the Lemma Bank": the Italian lemmas only, not the dialect banks' lila:Lemma
         slots.graph_scope = True
 
 
@@ -438,11 +457,11 @@ def _standalone(text: _Text, slots: Slots) -> None:
         slots.standalone = ("COUNT_ENTITIES", {"kind": "senses"})
     elif slots.dialects and re.search(r"\b(?:traduzion\w*|translations?|coppie|pairs|collegamenti|links)\b", f):
         slots.standalone = ("COUNT_ENTITIES", {"kind": "translations", "dialect": slots.dialects[0]})
-    elif re.search(r"\blemma ?bank|banca dei lemmi\b", f) or (slots.dialects and not slots.pos) or \
+    elif re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos or (slots.dialects and not slots.pos) or \
             re.search(r"\b(?:lemmi|lemmas)\b.*\b(?:in|nella|di) liita\b", f) and not slots.pos:
         bank = slots.dialects[0] if slots.dialects else "italian"
         slots.standalone = ("COUNT_ENTITIES", {"kind": "bank", "bank": bank})
-    elif slots.pos in ("noun", "verb", "adjective", "adverb") and not slots.translation:
+    elif slots.pos in ("noun", "verb", "adjective", "adverb") and not slots.translation and not slots.graph_scope:
         slots.standalone = ("COUNT_ENTITIES", {"kind": "pos", "pos": slots.pos})
 
 
