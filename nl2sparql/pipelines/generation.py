@@ -93,7 +93,8 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
     progress = progress or (lambda name: (lambda done, total: None))
     c = config
     return [
-        Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10), "threads": c.threads}, kb=kb, progress=progress("schema sampler")),
+        Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10), "threads": c.threads}, kb=kb,
+                           progress=progress("schema sampler")),
              {"output_key": "fact"}),
         Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
                               "max_result_rows": c.max_result_rows, "max_scan": c.max_scan},

@@ -10,7 +10,7 @@ inside a quoted word or on a value another slot already took.
 from __future__ import annotations
 
 from ..namespaces import LIITA_GRAPH, PREFIXES
-from .lexicon import ARTICLE, NAMED_HEAD, OF
+from .lexicon import ARTICLE, DIALECT_WORDS, NAMED_HEAD, OF
 
 MASK = "\x01"
 HIDDEN = "\x02"  # quoted text in the folded copy: cue words inside quotes never fire
@@ -92,7 +92,7 @@ THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|great
               rf"inferior\w*|minor\w*|piu bass\w*|sotto|below|less|lower|under|<=?)\s*(?:a|di|than|to|of|=)?\s*{NUMBER}")
 DEFINITION = (r"\b(?:definizion\w*|definition\w*|definit[oa]|defined|define|definisci|significato|significa|vuol dire|vuole dire|"
                r"meaning|mean|means|glossa|gloss|skos:definition)\b|\bcos'?\s*e\s+(?:un|una|uno)\b|\bwhat is an?\b")
-_DIALECT = r"(?P<d>sicilian[oaie]?|sicilia|parmigian[oaie]?|parma|parmense|parmesan)"
+_DIALECT = "(?P<d>" + "|".join(pattern for _, pattern in DIALECT_WORDS) + ")"
 #: Italian lemmas asked for by their dialect translation (the dialect word is the value).
 INVERSE_TRANSLATION = (
     rf"\bsi traduc\w*\s+in\s+{_DIALECT}\s+(?:con|come)\s+{VALUE}",

@@ -457,7 +457,7 @@ def _standalone(text: _Text, slots: Slots) -> None:
         slots.standalone = ("COUNT_ENTITIES", {"kind": "senses"})
     elif slots.dialects and re.search(r"\b(?:traduzion\w*|translations?|coppie|pairs|collegamenti|links)\b", f):
         slots.standalone = ("COUNT_ENTITIES", {"kind": "translations", "dialect": slots.dialects[0]})
-    elif re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos or (slots.dialects and not slots.pos) or \
+    elif (re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos) or (slots.dialects and not slots.pos) or \
             re.search(r"\b(?:lemmi|lemmas)\b.*\b(?:in|nella|di) liita\b", f) and not slots.pos:
         bank = slots.dialects[0] if slots.dialects else "italian"
         slots.standalone = ("COUNT_ENTITIES", {"kind": "bank", "bank": bank})
