@@ -122,10 +122,12 @@ def test_bad_wiring_is_refused_before_running(sample_kb, tmp_path):
     assert not list(tmp_path.glob("*step*"))
 
 
-def test_unknown_pattern_label_is_one_clear_line(tmp_path):
-    result = CliRunner().invoke(app, ["run", "--target", "5", "--patterns", "NOPE", "--out", str(tmp_path / "p.jsonl")])
+@pytest.mark.parametrize("args, message", [(["--patterns", "NOPE"], "unknown pattern label"),
+                                           (["--max-scan", "-5"], "--max-scan")])
+def test_bad_run_options_are_one_clear_line(tmp_path, args, message):
+    result = CliRunner().invoke(app, ["run", "--target", "5", *args, "--out", str(tmp_path / "p.jsonl")])
     assert result.exit_code == 2
-    assert "unknown pattern label" in result.output and "Traceback" not in result.output
+    assert message in result.output and "Traceback" not in result.output
 
 
 def test_patterns_option_restricts_the_composition(tmp_path):

@@ -49,6 +49,8 @@ class RunConfig:
     def __post_init__(self):
         if self.target < 1:
             raise ConfigError("--target must be at least 1")
+        if self.max_scan < 0:
+            raise ConfigError("--max-scan must be 0 (off) or a number of rows")
         if self.patterns:
             unknown = sorted(set(self.patterns) - set(LABELS))
             if unknown:
