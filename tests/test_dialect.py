@@ -8,7 +8,7 @@ from nl2sparql.errors import QuerySyntaxError
 from nl2sparql.score.runner import Scorer
 from nl2sparql.sparql.dialect import normalise_dialect
 from nl2sparql.sparql.syntax import check_syntax
-from nl2sparql.translate.validate import repair
+from nl2sparql.translate.validate import repair, validate
 
 COUNT_BY_EMOTION = """SELECT ?label COUNT(DISTINCT ?entry) AS ?entries WHERE {
   ?entry elita:HasEmotion ?emotion . ?emotion rdfs:label ?label .
@@ -39,6 +39,8 @@ def test_only_the_dialect_is_touched(query, expected):
 
 
 def test_validate_fix_and_the_kb_error_mention_it(sample_kb):
+    syntax = [i for i in validate(COUNT_BY_EMOTION, execute=False) if i.rule == "syntax"]
+    assert syntax and "GROUP BY ?label" in syntax[0].fix
     fixed, fixes = repair(COUNT_BY_EMOTION)
     assert any("GROUP BY" in f for f in fixes)
     assert len(sample_kb.select(fixed)) == 9  # the nine ELITA emotions of the sample

@@ -66,7 +66,8 @@ def validate(query: str, kb=None, *, execute: bool = True) -> list[Issue]:
     try:
         check_syntax(query)
     except QuerySyntaxError as exc:
-        issues.append(Issue("syntax", "error", str(exc)))
+        dialect = normalise_dialect(query)[1]
+        issues.append(Issue("syntax", "error", str(exc), "; ".join(dialect) if dialect else None))
     for name in missing_prefixes(query):
         issues.append(Issue("missing_prefix", "warning", f"prefix {name}: is used but not declared",
                             f"add PREFIX {name}: <{rules.PREFIXES[name]}>"))
