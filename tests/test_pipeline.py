@@ -112,6 +112,7 @@ def test_execution_filter_stops_once_enough_candidates_passed(pool300):
     assert report["kept"] == RunConfig(target=300).enough_kept
     assert report["not_run"] > 0 and report["kept"] + sum(report["rejected"].values()) + report["not_run"] == \
         report["rows_in"]
+    assert pool300[1]["executed"] == report["rows_in"] - report["not_run"]
 
 
 def test_bad_wiring_is_refused_before_running(sample_kb, tmp_path):

@@ -100,8 +100,10 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         client.close()
     items = read_jsonl(out)
     stats = pool_stats(items)
+    filt = next((s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter"), {})
+    executed = filt.get("rows_in", 0) - filt.get("not_run", 0)
     summary = {"out": str(out), "kept": len(items), "target": target, "rejected": manifest["rejected"],
-               "seconds": round(time.perf_counter() - start, 2), "stats": stats,
+               "executed": executed, "seconds": round(time.perf_counter() - start, 2), "stats": stats,
                "manifest": str(cache_dir / f"{config.prefix}_manifest.json")}
     if client is not None:
         summary["llm"] = manifest["llm"]["usage"]
@@ -115,6 +117,9 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
     render_stats(stats, console, title=str(out))
     note = "" if len(items) >= target else f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
     console.print(f"kept [bold]{len(items)}[/] examples in {summary['seconds']} s → {out}{note}")
+    if filt.get("not_run"):
+        console.print(f"[dim]executed {executed} of {filt['rows_in']} candidates: the filter stops once enough "
+                      "have passed[/]")
     if client is not None:
         usage = summary["llm"]
         cost = f", ${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else ""
