@@ -15,22 +15,11 @@ nothing in a query that has neither.
 
 from __future__ import annotations
 
-from .lexer import Token, tokenize
+from .lexer import Token, apply_edits, closing, tokenize
 
 AGGREGATES = {"COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT"}
-#: Keywords that end the WHERE group's solution modifiers, in the order they may appear.
+#: Solution modifiers that may follow the WHERE group (a GROUP BY goes before the first of them).
 _AFTER_WHERE = ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES")
-
-
-def _close(tokens: list[Token], i: int) -> int | None:
-    """Index of the ``)`` matching the ``(`` at ``tokens[i]``."""
-    depth = 0
-    for k in range(i, len(tokens)):
-        depth += tokens[k].text == "("
-        depth -= tokens[k].text == ")"
-        if depth == 0:
-            return k
-    return None
 
 
 def _projection(tokens: list[Token]) -> tuple[int, int] | None:
@@ -65,7 +54,7 @@ def normalise_dialect(query: str) -> tuple[str, list[str]]:
             k += 1
             continue
         if tok.text == "(":  # already standard: (expr AS ?v)
-            close = _close(tokens, k)
+            close = closing(tokens, k)
             if close is None:
                 return query, []
             aggregated |= any(t.upper in AGGREGATES for t in tokens[k:close])
@@ -73,7 +62,7 @@ def normalise_dialect(query: str) -> tuple[str, list[str]]:
             continue
         # a bare expression: NAME( … ) AS ?v
         if tok.kind in ("word", "pname") and k + 1 < end and tokens[k + 1].text == "(":
-            close = _close(tokens, k + 1)
+            close = closing(tokens, k + 1)
             if close is None or close + 2 >= len(tokens) or tokens[close + 1].upper != "AS" \
                     or tokens[close + 2].kind != "var":
                 return query, []
@@ -90,21 +79,14 @@ def normalise_dialect(query: str) -> tuple[str, list[str]]:
         if at is not None:
             edits.append((at, at, f"\nGROUP BY {' '.join(plain)}\n"))
             fixes.append(f"added GROUP BY {' '.join(plain)} (the implicit grouping of Virtuoso and ARQ)")
-    for a, b, text in sorted(edits, reverse=True):
-        query = query[:a] + text + query[b:]
-    return query, fixes
+    return apply_edits(query, edits), fixes
 
 
 def _group_by_position(query: str, tokens: list[Token], where: int) -> int | None:
     """Offset where a GROUP BY goes: before the first solution modifier after the WHERE group, else at the end."""
     brace = next((k for k in range(where, len(tokens)) if tokens[k].text == "{"), None)
-    if brace is None:
+    end = closing(tokens, brace) if brace is not None else None
+    if end is None:
         return None
-    depth = 0
-    for k in range(brace, len(tokens)):
-        depth += tokens[k].text == "{"
-        depth -= tokens[k].text == "}"
-        if depth == 0:
-            modifier = next((t for t in tokens[k + 1:] if t.upper in _AFTER_WHERE), None)
-            return modifier.start if modifier is not None else tokens[k].start + 1
-    return None
+    modifier = next((t for t in tokens[end + 1:] if t.upper in _AFTER_WHERE), None)
+    return modifier.start if modifier is not None else tokens[end].start + 1

@@ -122,3 +122,27 @@ def used_prefixes(query: str) -> set[str]:
         if tok.kind == "pname" and not (prev is not None and prev.upper == "PREFIX"):
             used.add(tok.text.split(":", 1)[0])
     return used
+
+
+_CLOSING = {"(": ")", "{": "}", "[": "]"}
+
+
+def closing(tokens: list[Token], i: int) -> int | None:
+    """Index of the token closing the bracket opened at ``tokens[i]`` (``None``: no bracket there, or it never closes)."""
+    if i >= len(tokens) or tokens[i].text not in _CLOSING:
+        return None
+    open_, close = tokens[i].text, _CLOSING[tokens[i].text]
+    depth = 0
+    for k in range(i, len(tokens)):
+        depth += tokens[k].text == open_
+        depth -= tokens[k].text == close
+        if depth == 0:
+            return k
+    return None
+
+
+def apply_edits(query: str, edits) -> str:
+    """Apply ``(start, end, text)`` replacements at character offsets (the last first, so offsets stay valid)."""
+    for start, end, text in sorted(set(edits), key=lambda e: (e[0], e[1]), reverse=True):
+        query = query[:start] + text + query[end:]
+    return query

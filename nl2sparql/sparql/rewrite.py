@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..errors import UnmappedService
 from ..namespaces import PREFIXES
-from .lexer import declared_prefixes, tokenize, used_prefixes
+from .lexer import apply_edits, closing, declared_prefixes, tokenize, used_prefixes
 
 
 def missing_prefixes(query: str) -> list[str]:
@@ -45,15 +45,8 @@ def rewrite_services(query: str, services: dict[str, str]) -> str:
         return query
     prefixes = {**PREFIXES, **declared_prefixes(query)}
     edits: list[tuple[int, int, str]] = []
-    for i, tok in enumerate(tokens):
-        if tok.upper != "SERVICE" or tok.kind != "word":
-            continue
-        j = i + 1
-        if j < len(tokens) and tokens[j].upper == "SILENT":
-            j += 1
-        if j >= len(tokens):
-            break
-        target = tokens[j]
+    for i, j in _service_targets(tokens):
+        tok, target = tokens[i], tokens[j]
         if target.kind == "iri":
             iri = target.text[1:-1]
         elif target.kind == "pname":
@@ -70,10 +63,7 @@ def rewrite_services(query: str, services: dict[str, str]) -> str:
                 f"{', '.join(sorted(services)) or 'none'}); query a real endpoint with --endpoint")
         edits.append((tok.start, target.start + len(target.text), f"GRAPH <{graph}>"))
         edits.extend(_hoist_edits(query, tokens, j + 1))
-    edits.sort()
-    for start, end, text in reversed(edits):
-        query = query[:start] + text + query[end:]
-    return query
+    return apply_edits(query, edits)
 
 
 def hoist_service_filters(query: str) -> str:
@@ -88,35 +78,24 @@ def hoist_service_filters(query: str) -> str:
     every variable it reads is bound by the block's own triples or VALUES.
     """
     tokens = tokenize(query)
-    edits: list[tuple[int, int, str]] = []
+    return apply_edits(query, [e for _, j in _service_targets(tokens) for e in _hoist_edits(query, tokens, j + 1)])
+
+
+def _service_targets(tokens):
+    """``(index of SERVICE, index of its IRI or variable)`` for each SERVICE keyword (SILENT skipped)."""
     for i, tok in enumerate(tokens):
-        if tok.upper == "SERVICE" and tok.kind == "word":
-            j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].upper == "SILENT" else i + 1
-            edits.extend(_hoist_edits(query, tokens, j + 1))
-    edits.sort()
-    for start, end, text in reversed(edits):
-        query = query[:start] + text + query[end:]
-    return query
-
-
-def _matching(tokens, i: int, open_: str, close: str) -> int | None:
-    """Index of the token closing the bracket opened at ``tokens[i]``."""
-    depth = 0
-    for k in range(i, len(tokens)):
-        if tokens[k].text == open_:
-            depth += 1
-        elif tokens[k].text == close:
-            depth -= 1
-            if depth == 0:
-                return k
-    return None
+        if tok.upper != "SERVICE" or tok.kind != "word":
+            continue
+        j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].upper == "SILENT" else i + 1
+        if j < len(tokens):
+            yield i, j
 
 
 def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
     """Edits that move the FILTERs of the block opening at ``tokens[brace]`` after it (none if unsafe)."""
     if brace >= len(tokens) or tokens[brace].text != "{":
         return []
-    end = _matching(tokens, brace, "{", "}")
+    end = closing(tokens, brace)
     if end is None:
         return []
     filters: list[tuple[int, int]] = []
@@ -129,7 +108,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
             call = k + 1 if tokens[k + 1].text == "(" else k + 2
             if call >= end or tokens[call].text != "(":
                 return []
-            close = _matching(tokens, call, "(", ")")
+            close = closing(tokens, call)
             if close is None or close >= end:
                 return []
             filters.append((k, close))
@@ -140,7 +119,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
             block = next((m for m in range(k + 1, end) if tokens[m].text == "{"), None)
             if block is None:
                 return []
-            close = _matching(tokens, block, "{", "}")
+            close = closing(tokens, block)
             if close is None:
                 return []
             bound.update(t.text[1:] for t in tokens[k + 1:block] if t.kind == "var")
@@ -150,7 +129,7 @@ def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:
         if tok.text == "{" or tok.upper in ("OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "SELECT", "EXISTS"):
             return []  # not a simple block: leave it as written
         if tok.upper == "BIND":
-            close = _matching(tokens, k + 1, "(", ")")
+            close = closing(tokens, k + 1)
             if close is None:
                 return []
             ends.add(close)

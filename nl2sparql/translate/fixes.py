@@ -11,14 +11,10 @@ variable plus ``FILTER(STR(?v) = "…")`` for plain written-form literals.
 from __future__ import annotations
 
 from ..namespaces import PREFIXES
-from ..sparql.lexer import tokenize
+from ..sparql.lexer import apply_edits, tokenize
 from .rules import GRAPH_SLASH, ONTO, case_sensitive_matches, function_of, regex_close, string_compares
 from .triples import parse
 
-def _apply(query: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, text in sorted(set(edits), key=lambda e: -e[0]):
-        query = query[:start] + text + query[end:]
-    return query
 
 
 def fix_prefix_iris(query: str) -> tuple[str, list[str]]:
@@ -30,7 +26,7 @@ def fix_prefix_iris(query: str) -> tuple[str, list[str]]:
         if a.upper == "PREFIX" and name in PREFIXES and c.kind == "iri" and c.text[1:-1] != PREFIXES[name]:
             edits.append((c.start, c.start + len(c.text), f"<{PREFIXES[name]}>"))
             fixes.append(f"PREFIX {name}: {c.text} → <{PREFIXES[name]}>")
-    return _apply(query, edits), fixes
+    return apply_edits(query, edits), fixes
 
 
 def fix_graph_iris(query: str) -> tuple[str, list[str]]:
@@ -41,7 +37,7 @@ def fix_graph_iris(query: str) -> tuple[str, list[str]]:
         if a.upper == "GRAPH" and b.kind == "iri" and b.text[1:-1] in GRAPH_SLASH:
             edits.append((b.start, b.start + len(b.text), f"<{GRAPH_SLASH[b.text[1:-1]]}>"))
             fixes.append(f"GRAPH {b.text} → <{GRAPH_SLASH[b.text[1:-1]]}>")
-    return _apply(query, edits), fixes
+    return apply_edits(query, edits), fixes
 
 
 def fix_plain_literals(query: str) -> tuple[str, list[str]]:
@@ -57,7 +53,7 @@ def fix_plain_literals(query: str) -> tuple[str, list[str]]:
             close = parsed.groups[t.group].close
             edits.append((close, close, f" FILTER(STR({var}) = {literal}) "))
             fixes.append(f"ontolex:writtenRep {literal} → {var} with FILTER(STR({var}) = {literal})")
-    return _apply(query, edits), fixes
+    return apply_edits(query, edits), fixes
 
 
 def fix_string_compare(query: str) -> tuple[str, list[str]]:
@@ -66,7 +62,7 @@ def fix_string_compare(query: str) -> tuple[str, list[str]]:
     for _, tok, _ in string_compares(parse(query)):
         edits.append((tok.start, tok.start + len(tok.text), f"STR({tok.text})"))
         fixes.append(f"{tok.text} → STR({tok.text}) in a string comparison")
-    return _apply(query, edits), fixes
+    return apply_edits(query, edits), fixes
 
 
 def fix_case(query: str) -> tuple[str, list[str]]:
@@ -86,4 +82,4 @@ def fix_case(query: str) -> tuple[str, list[str]]:
             edits.append((start, end, f"LCASE({wrapped})"))
             edits.append((partner.start, partner.start + len(partner.text), partner.text.lower()))
         fixes.append(f"case-insensitive match on {tok.text}")
-    return _apply(query, edits), fixes
+    return apply_edits(query, edits), fixes
