@@ -11,7 +11,7 @@ the top 5 examples).
 
 Accuracy (``--accuracy``): strict/relaxed execution accuracy reported by the
 scorer for the offline translator on the held-out ``test`` split of a pool
-(default ``data/pools/sample_pool.jsonl`` on the embedded sample; retrieval over
+(default ``nl2sparql/data/pools/sample_pool.jsonl`` on the embedded sample; retrieval over
 the other splits only), Italian and English separately, every style variant,
 recall@5 on that split, and the hand-written questions
 (``tests/data/handwritten_questions.jsonl``) per language and per set.
@@ -235,7 +235,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--store", type=Path, default=None, help="mirror store for the speed pool")
-    parser.add_argument("--pool", type=Path, default=REPO / "data" / "pools" / "sample_pool.jsonl")
+    parser.add_argument("--pool", type=Path, default=REPO / "nl2sparql" / "data" / "pools" / "sample_pool.jsonl")
     parser.add_argument("--kb-store", type=Path, default=None, help="KB for --accuracy (default: the sample)")
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--variants", action=argparse.BooleanOptionalAction, default=True,

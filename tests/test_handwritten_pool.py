@@ -1,4 +1,4 @@
-"""The hand-written pool ``data/pools/handwritten.jsonl``: record format, SCHEMA rules, answers on the sample.
+"""The hand-written pool ``nl2sparql/data/pools/handwritten.jsonl``: record format, SCHEMA rules, answers on the sample.
 
 Every record is a question/query pair written by hand for the project. The
 checks here keep it honest: the fields follow the pool format, every pattern
@@ -19,7 +19,7 @@ import pytest
 from nl2sparql.namespaces import COMPLIT_SERVICE
 from nl2sparql.operators.execution_filter import answer_signature
 
-POOL = Path(__file__).resolve().parents[1] / "data" / "pools" / "handwritten.jsonl"
+POOL = Path(__file__).resolve().parents[1] / "nl2sparql" / "data" / "pools" / "handwritten.jsonl"
 
 LABELS = {"EMOTION_LEXICON", "POLARITY", "TRANSLATION", "MULTI_TRANSLATION", "SENSE_DEFINITION",
           "SENSE_COUNT", "SEMANTIC_RELATION", "LEXICAL_RELATION", "POS_FILTER", "MORPHO_REGEX",

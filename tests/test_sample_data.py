@@ -1,4 +1,4 @@
-"""The embedded LiITA-shaped sample KB (``data/sample/liita_sample.trig``).
+"""The embedded LiITA-shaped sample KB (``nl2sparql/data/sample/liita_sample.trig``).
 
 Loaded as the product loads a LiITA store: default graph = union of every named
 graph except CompL-it, and ``SERVICE <CompL-it>`` rewritten to ``GRAPH <CompL-it>``.
@@ -33,7 +33,7 @@ from nl2sparql.namespaces import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_DIR = ROOT / "data" / "sample"
+SAMPLE_DIR = ROOT / "nl2sparql" / "data" / "sample"
 TRIG = SAMPLE_DIR / "liita_sample.trig"
 MORPHOLOGY_GRAPH = "http://liita.it/data/morphology"
 COMPLIT = "https://klab.ilc.cnr.it/graphdb-compl-it/"

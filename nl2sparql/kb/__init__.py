@@ -18,14 +18,14 @@ __all__ = ["KnowledgeBase", "Limits", "ResultTable", "Term", "open_kb", "open_sa
 
 
 def open_sample(limits: Limits | None = None, workers: int = 1):
-    """The embedded LiITA sample shipped in ``data/sample`` (in memory)."""
+    """The embedded LiITA sample shipped in ``nl2sparql/data/sample`` (in memory)."""
     from ..errors import DataError
     from ..paths import sample_files
     from .embedded import EmbeddedKB
 
     files = sample_files()
     if not files:
-        raise DataError("the embedded sample is missing (data/sample/*.trig); reinstall from a "
+        raise DataError("the embedded sample is missing (nl2sparql/data/sample/*.trig); reinstall from a "
                         "checkout or set NL2SPARQL_DATA")
     return EmbeddedKB.in_memory(files, limits=limits, workers=workers, description="sample")
 

@@ -201,7 +201,7 @@ class LLMSparqlGenerator(Operator):
 
     Config: ``requests`` (prompts sent, default 4), ``per_request`` (queries asked
     per prompt, default 3), ``patterns`` (allowed target labels, default all),
-    ``pool`` (few-shot pool file, default ``data/pools/sample_pool.jsonl``),
+    ``pool`` (few-shot pool file, default ``nl2sparql/data/pools/sample_pool.jsonl``),
     ``shots`` (examples per prompt, default 3), ``share`` (fraction of the
     leading merged rows that are LLM rows, default 0.3), ``temperature``
     (default 0.7), ``seed``, ``tier`` (default ``default``). Services: ``client``

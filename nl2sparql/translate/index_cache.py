@@ -138,8 +138,8 @@ def _folders(pool: Path, cache_root: Path | None) -> list[Path]:
     tag = pool.name + "-" + _sha(str(pool.resolve()))[:12] + CACHE_SUFFIX
     if cache_root is not None:
         return [Path(cache_root) / tag]
-    from ..paths import PROJECT_ROOT
-    fallback = Path(os.environ.get("NL2SPARQL_CACHE", PROJECT_ROOT / "cache")) / "indexes" / tag
+    from ..paths import default_cache_root
+    fallback = Path(os.environ.get("NL2SPARQL_CACHE") or default_cache_root()) / "indexes" / tag
     return [cache_dir_for(pool), fallback]
 
 

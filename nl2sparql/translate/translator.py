@@ -6,7 +6,7 @@
 >>> result.sparql, result.patterns, result.confidence
 
 ``Translator(pools=…, kb=…, mode="offline"|"llm")``: ``pools`` are example
-pool files for retrieval (default: every ``data/pools/*.jsonl``; none is fine,
+pool files for retrieval (default: every ``nl2sparql/data/pools/*.jsonl``; none is fine,
 retrieval is then skipped); ``exclude_ids`` / ``exclude_splits`` keep items
 out of retrieval (held-out evaluation); ``kb`` executes queries
 (``translate(…, execute=True)``) and validates LLM answers. Retrievers are
@@ -65,7 +65,7 @@ class Translation:
 
 
 def default_pools() -> list[Path]:
-    """Every ``*.jsonl`` pool in ``data/pools/``."""
+    """Every ``*.jsonl`` pool in ``nl2sparql/data/pools/``."""
     from ..paths import pools_dir
     folder = pools_dir()
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []

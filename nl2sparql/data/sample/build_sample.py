@@ -8,8 +8,8 @@ schemes and vocabularies follow LiITA (see ``README.md`` next to this file).
 
 The script is deterministic: the same tables give a byte-identical file.
 
-    python data/sample/build_sample.py            # writes data/sample/liita_sample.trig
-    python data/sample/build_sample.py --output /tmp/x.trig --stats
+    python nl2sparql/data/sample/build_sample.py            # writes nl2sparql/data/sample/liita_sample.trig
+    python nl2sparql/data/sample/build_sample.py --output /tmp/x.trig --stats
 
 Editing rules: ids are assigned from the position of a word in its table, so
 append new words at the END of a block (or add a block with a new base id);
@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
+REPO = HERE.parents[2]
 OUTPUT = HERE / "liita_sample.trig"
 
 sys.path.insert(0, str(REPO))
@@ -1535,7 +1535,7 @@ HEADER = """\
 # Written by the nl2sparql project; released under CC0 1.0
 # (https://creativecommons.org/publicdomain/zero/1.0/).
 # This is NOT a linguistic resource: words, ids, definitions, polarity values
-# and dialect spellings are invented or illustrative. See data/sample/README.md."""
+# and dialect spellings are invented or illustrative. See nl2sparql/data/sample/README.md."""
 
 
 # =============================================================================
