@@ -108,3 +108,47 @@ def read_pool(path: Path) -> tuple[list[dict], str]:
         if not isinstance(item, dict):
             raise DataError(f"{where(i)} is not a JSON object (expected pool items with an 'nl' question)")
     return items, digest
+
+
+class Checkpoint:
+    """An append-only JSON-lines log of finished work items inside one step.
+
+    A long operator appends each finished item (fsync per batch); a resumed
+    run reads it back and skips those items. A line torn by a kill is
+    ignored. The log is removed once the step's file is written.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._fh = None
+
+    def load(self) -> dict[str, dict]:
+        """Finished items by key (``key`` field of each line)."""
+        done: dict[str, dict] = {}
+        if not self.path.is_file():
+            return done
+        with open(self.path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    break  # torn last line
+                done[item["key"]] = item
+        return done
+
+    def append(self, items: list[dict]) -> None:
+        """Append finished items durably."""
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "a", encoding="utf-8")
+        for item in items:
+            self._fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def discard(self) -> None:
+        """Close and delete the log."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        self.path.unlink(missing_ok=True)

@@ -32,6 +32,12 @@ class StepReport:
                 "rejected": dict(sorted(self.rejected.items())), **self.extra}
 
 
+def checkpoint_for(storage):
+    """The checkpoint log of the storage's current step, or ``None`` (DataFlow's storages have none)."""
+    make = getattr(storage, "checkpoint", None)
+    return make() if callable(make) else None
+
+
 class Operator:
     """Base class: subclasses set ``input_keys``/``output_keys`` and implement ``run``."""
 

@@ -15,8 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ..errors import QueryError
 from ..kb.base import KnowledgeBase
 from ..kb.results import ResultTable
-from ..pipelines.storage import checkpoint_for
-from .base import Operator, StepReport
+from .base import Operator, StepReport, checkpoint_for
 
 
 def answer_signature(table: ResultTable) -> str:

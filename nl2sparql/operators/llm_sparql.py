@@ -108,12 +108,12 @@ def schema_summary(kb=None, timeout: float = 60.0, top: int = 12) -> str:
 
 def load_examples(path: str | Path | None) -> list[dict]:
     """Few-shot candidates: pool items with an Italian question, a query and strong pattern labels."""
-    from ..pipelines.storage import read_pool
+    from ..fileio import read_pool
     path = Path(path) if path else pools_dir() / "sample_pool.jsonl"
     if not path.is_file():
         return []
     out = []
-    for item in read_pool(path):
+    for item in read_pool(path)[0]:
         strong = {k for k, v in (item.get("patterns") or {}).items() if v >= 0.5}
         if item.get("nl") and item.get("sparql") and strong:
             out.append({"nl": item["nl"], "sparql": item["sparql"], "strong": strong, "id": item.get("id", "")})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..pipelines.storage import write_jsonl
+from ..fileio import write_jsonl
 from .base import Operator, StepReport
 
 POOL_FIELDS = ("id", "sparql", "nl", "nl_variants", "patterns", "nl_en", "nl_en_variants", "result_count",

@@ -24,7 +24,7 @@ from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, Pa
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
 from ..patterns import LABELS
-from .storage import StepStorage, atomic_write_text, checkpoint_for
+from .storage import StepStorage, atomic_write_text
 
 
 @dataclass
@@ -191,7 +191,7 @@ class GenerationPipeline:
                 continue
             if not (resume and reuse):
                 # only the first step a resumed run re-enters may pick up its checkpoint
-                checkpoint_for(storage).discard()
+                storage.checkpoint().discard()
             reuse = False
             t0 = time.perf_counter()
             report: StepReport = step.operator.run(storage, **step.keys)

@@ -11,13 +11,11 @@ then simply skip it.
 from __future__ import annotations
 
 import copy
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from ..fileio import atomic_write_text, iter_jsonl, write_jsonl  # noqa: F401 - re-exported for the operators
+from ..fileio import Checkpoint, atomic_write_text, iter_jsonl, write_jsonl  # noqa: F401 - re-exported
 from ..fileio import read_pool as fileio_read_pool
 
 
@@ -78,56 +76,9 @@ class StepStorage:
         write_jsonl(path, rows)
         return path
 
-
-class Checkpoint:
-    """An append-only JSON-lines log of finished work items inside one step.
-
-    A long operator appends each finished item (fsync per batch); a resumed
-    run reads it back and skips those items. A line torn by a kill is
-    ignored. The log is removed once the step's file is written.
-    """
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._fh = None
-
-    def load(self) -> dict[str, dict]:
-        """Finished items by key (``key`` field of each line)."""
-        done: dict[str, dict] = {}
-        if not self.path.is_file():
-            return done
-        with open(self.path, encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    item = json.loads(line)
-                except ValueError:
-                    break  # torn last line
-                done[item["key"]] = item
-        return done
-
-    def append(self, items: list[dict]) -> None:
-        """Append finished items durably."""
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "a", encoding="utf-8")
-        for item in items:
-            self._fh.write(json.dumps(item, ensure_ascii=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-
-    def discard(self) -> None:
-        """Close and delete the log."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-        self.path.unlink(missing_ok=True)
-
-
-def checkpoint_for(storage) -> Checkpoint | None:
-    """The checkpoint log of the storage's current step (None for storages without one)."""
-    if not isinstance(storage, StepStorage):
-        return None
-    return Checkpoint(storage.file(storage.operator_step).with_suffix(".partial.jsonl"))
+    def checkpoint(self) -> Checkpoint:
+        """The checkpoint log of the current step (long operators resume from it)."""
+        return Checkpoint(self.file(self.operator_step).with_suffix(".partial.jsonl"))
 
 
 def read_pool(path: Path) -> list[dict]:

@@ -30,6 +30,7 @@ from ..kb.results import ResultTable
 from .bipartite import iter_assignments, max_matching
 from .metrics import bag_overlap, greedy_column_pairs, has_close
 from .normalize import NUM_PREFIX, LangPolicy, NormOptions, Normalizer, is_numeric_key, numeric_value
+from .prepared import PreparedTable
 from .query import order_variables, outer_order_by
 from .rows import Row, same_bag, verify_containment, verify_ordered, verify_unordered
 
@@ -82,48 +83,6 @@ class MatchOptions:
     def to_dict(self) -> dict:
         """Plain dict (for reports)."""
         return asdict(self)
-
-
-@dataclass(slots=True)
-class PreparedTable:
-    """A result table reduced to normalised keys, column by column."""
-
-    form: str
-    variables: list[str]
-    columns: list[list[str]]
-    n_rows: int
-    boolean: Optional[bool] = None
-    truncated: bool = False
-    _rows: Optional[list[Row]] = None
-
-    @staticmethod
-    def build(table: ResultTable, normalizer: Normalizer) -> "PreparedTable":
-        """Normalise every cell of ``table``."""
-        width = len(table.variables)
-        if table.form == "ask":
-            return PreparedTable("ask", [], [], 0, bool(table.boolean), table.truncated)
-        columns = normalizer.column_keys(table.rows, width)
-        return PreparedTable(table.form, list(table.variables), columns, len(table.rows),
-                             None, table.truncated)
-
-    @property
-    def width(self) -> int:
-        """Number of columns."""
-        return len(self.columns)
-
-    def rows(self) -> list[Row]:
-        """Rows as tuples of keys in column order (cached)."""
-        if self._rows is None:
-            self._rows = list(zip(*self.columns)) if self.columns else [()] * self.n_rows
-        return self._rows
-
-    def project(self, mapping: Sequence[int]) -> list[Row]:
-        """Rows restricted (and reordered) to the given column indices."""
-        if list(mapping) == list(range(self.width)):
-            return self.rows()
-        if not mapping:
-            return [()] * self.n_rows
-        return list(zip(*(self.columns[j] for j in mapping)))
 
 
 @dataclass(slots=True)

@@ -18,12 +18,10 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Sequence
 
 from .normalize import is_numeric_key, numbers_close, numeric_value
-
-if TYPE_CHECKING:
-    from .matcher import PreparedTable
+from .prepared import PreparedTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +115,9 @@ def greedy_column_pairs(overlap: list[list[int]]) -> list[tuple[int, int, int]]:
     return pairs
 
 
-def cell_scores(gold: "PreparedTable", pred: "PreparedTable", *, duplicates: bool = True,
+def cell_scores(gold: PreparedTable, pred: PreparedTable, *, duplicates: bool = True,
                 tolerance: float = 0.0, penalise_extra_columns: bool = True,
-                gold_full: Optional["PreparedTable"] = None) -> CellScores:
+                gold_full: Optional[PreparedTable] = None) -> CellScores:
     """Cell-level P/R/F1 of ``pred`` against ``gold`` (see the module notes)."""
     if gold.form == "ask" or pred.form == "ask":
         same = gold.form == pred.form and bool(gold.boolean) == bool(pred.boolean)
