@@ -62,3 +62,11 @@ def prologue(used: set[str] | None = None) -> str:
     """The PREFIX lines for ``used`` prefixes (all of them when ``None``), in a stable order."""
     names = [p for p in PREFIXES if used is None or p in used]
     return "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in names)
+
+
+def compact(iri: str) -> str:
+    """``prefix:local`` for IRIs under a known prefix, else the IRI in angle brackets."""
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns) and iri != ns:
+            return f"{prefix}:{iri[len(ns):]}"
+    return f"<{iri}>"

@@ -124,7 +124,7 @@ def test_query_row_cap():
     data = json.loads(result.stdout)
     assert len(data["results"]["bindings"]) == 5 and data["truncated"] is True
     result = kb("query", "SELECT ?l WHERE { ?l a lila:Lemma }", "--max-rows", "5")
-    assert "5 row(s) (row cap reached)" in result.stdout
+    assert "5 row(s) (row cap of 5 reached)" in result.stdout
 
 
 def test_query_against_an_endpoint():

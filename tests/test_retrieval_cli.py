@@ -43,10 +43,10 @@ def test_json_output(app, pool):
                                  "--embedder", "none", "--json", "-k", "3"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert [h["rank"] for h in data["hits"]] == [1, 2, 3]
-    top = data["hits"][0]
-    assert top["item"]["id"] == "adv" and top["components"]["dense"] is None
-    assert top["matched_text"] == "Which adverbs end in -mente?" and data["warnings"]
+    assert [h["rank"] for h in data["examples"]] == [1, 2, 3]
+    top = data["examples"][0]
+    assert top["id"] == "adv" and top["components"]["dense"] is None
+    assert top["question"] == "Which adverbs end in -mente?" and data["warnings"]
 
 
 def test_no_pool_found_names_the_option(app, tmp_path, monkeypatch):

@@ -23,9 +23,9 @@ runner = CliRunner()
 @pytest.fixture
 def app(monkeypatch) -> typer.Typer:
     kb = TinyKB()
-    opened = lambda store, endpoint, timeout=None: kb  # noqa: E731
-    monkeypatch.setattr(score_cmd, "open_kb_from_options", opened)
-    monkeypatch.setattr(evaluate_cmd, "open_kb_from_options", opened)
+    opened = lambda store, endpoint, timeout=None, max_rows=None: kb  # noqa: E731 - an open KB is used as is
+    monkeypatch.setattr(score_cmd, "kb_choice", opened)
+    monkeypatch.setattr(evaluate_cmd, "kb_choice", opened)
     app = typer.Typer(pretty_exceptions_enable=False)
     app.command("score")(score_cmd.score)
     app.command("evaluate")(evaluate_cmd.evaluate)

@@ -36,7 +36,8 @@ def test_done_criterion_fresh_command_line():
                           capture_output=True, text=True, cwd=REPO, env=_env(), timeout=600)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    words = {b["wr"]["value"] for b in data["rows"]["results"]["bindings"]}
+    column = data["rows"]["variables"].index("wr")
+    words = {row[column]["value"] for row in data["rows"]["rows"]}
     assert FEAR_NOUNS <= words and len(words) == 26
     assert not words & {"pauroso", "temere", "spaventare", "pericoloso"}  # adjectives and verbs with Paura
     assert data["patterns"].keys() >= {"EMOTION_LEXICON", "POS_FILTER"}

@@ -31,10 +31,12 @@ TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time bud
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
-def open_kb_from_options(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None):
-    """Open the KB chosen by ``--store`` / ``--endpoint`` (or the embedded sample)."""
-    from ..kb import open_kb
-    return open_kb(store=store, endpoint=endpoint, timeout=timeout)
+def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,
+              max_rows: int | None = None, workers: int = 1):
+    """The :class:`~nl2sparql.api.KBChoice` of ``--store`` / ``--endpoint`` (the embedded sample with neither)."""
+    from ..api import KBChoice
+    return KBChoice(store=str(store) if store else None, endpoint=endpoint, timeout=timeout,
+                    max_rows=max_rows, workers=workers)
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":

@@ -7,10 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
-from ..score.evaluate import DEFAULT_TRANSLATOR
-from ..translate import translator as _translator  # noqa: F401  (registers the offline and llm translators)
-from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, err_console, friendly, open_kb_from_options, print_json
+from ..api import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_TRANSLATOR
+from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, err_console, friendly, kb_choice, print_json
 from .score_cmd import (DuplicatesOpt, IgnoreOrderOpt, LangTagsOpt, MaxRowsOpt, OutOpt, RoundOpt,
                         SameColumnsOpt, SameNamesOpt, ToleranceOpt, match_options, print_summary,
                         progress_bar)
@@ -47,32 +45,16 @@ def evaluate(
     json_out: JsonOpt = False,
 ) -> None:
     """Translate each question, run the SPARQL and score it against the gold by execution."""
-    from ..score.data import load_gold
-    from ..score.evaluate import EvalContext, evaluate_items, make_predictor
-    from ..score.report import summarize, write_jsonl, write_reports
+    from .. import api
 
-    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits,
-                            ignore_order, lang_tags)
-    items = load_gold(questions, split)
-    if limit is not None:
-        items = items[:limit]
-    with open_kb_from_options(store, endpoint, timeout) as kb:
-        predictor = make_predictor(translator, EvalContext(items, kb, lang, variant))
-        with progress_bar(f"evaluating {translator}") as update:
-            run = evaluate_items(kb, items, predictor, lang=lang, variant=variant, options=options,
-                                 timeout=timeout, max_rows=max_rows, progress=update)
-        kb_name = getattr(kb, "description", "kb")
-    if run.skipped:
-        err_console.print(f"[yellow]warning:[/] {len(run.skipped)} item(s) have no question in {lang}"
-                          f"{' (' + variant + ')' if variant else ''} and were skipped", highlight=False)
-    meta = {"questions": str(questions), "split": split or "all", "translator": translator,
-            "lang": lang, "variant": variant or "-", "kb": kb_name, "timeout": timeout,
-            "max_rows": max_rows, "skipped": len(run.skipped)}
-    paths = write_reports(out, run.scores, options.to_dict(), meta)
-    paths["predictions"] = Path(out) / "predictions.jsonl"
-    write_jsonl(paths["predictions"], run.predictions)
-    summary = summarize(run.scores)
+    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags)
+    with progress_bar(f"evaluating {translator}") as update:
+        result = api.evaluate(questions, translator=translator, lang=lang, split=split, variant=variant, limit=limit,
+                              kb=kb_choice(store, endpoint, timeout, max_rows), match=options, out=out,
+                              progress=update)
+    for warning in result.warnings:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     if json_out:
-        print_json({"summary": summary, "reports": {k: str(v) for k, v in paths.items()}})
+        print_json({"summary": result.summary, "reports": result.reports})
     else:
-        print_summary(summary, paths, f"{translator} on {questions.name} ({lang})")
+        print_summary(result.summary, result.reports, f"{translator} on {Path(questions).name} ({lang})")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -11,8 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly,
-                     open_kb_from_options, print_json)
+from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly, kb_choice, print_json
 
 app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sample by default).",
                   no_args_is_help=True)
@@ -24,23 +22,22 @@ def info(store: StoreOpt = None, endpoint: EndpointOpt = None, timeout: TimeoutO
          json_output: JsonOpt = False,
          top: Annotated[int, typer.Option(help="Classes and properties to list per graph.")] = 15) -> None:
     """Graphs, triple counts, classes and properties (with counts) of the KB."""
-    from ..kb.profile import compact, profile_kb
+    from .. import api
+    from ..namespaces import compact
 
-    with open_kb_from_options(store, endpoint, timeout) as kb:
-        with console.status("profiling the knowledge base…", spinner="dots"):
-            profile = profile_kb(kb, timeout=timeout)
+    with console.status("profiling the knowledge base…", spinner="dots"):
+        info = api.kb_info(kb=kb_choice(store, endpoint, timeout), timeout=timeout)
     if json_output:
-        print_json(profile.to_json())
+        print_json(info.to_dict())
         return
-    console.print(f"[bold]{profile.description}[/]: {profile.triples:,} triples in "
-                  f"{len(profile.graphs)} graphs")
+    console.print(f"[bold]{info.kb}[/]: {info.triples:,} triples in {len(info.graphs)} graphs")
     graphs = Table("graph", "triples", "classes", "properties", title="Graphs")
-    for g in profile.graphs:
-        graphs.add_row(g.graph or "(default graph)", f"{g.triples:,}", str(len(g.classes)),
-                       str(len(g.properties)))
+    for g in info.graphs:
+        graphs.add_row(g["graph"] or "(default graph)", f"{g['triples']:,}", str(len(g["classes"])),
+                       str(len(g["properties"])))
     console.print(graphs)
-    for title, column, counts in (("Classes", "class", profile.classes()),
-                                  ("Properties", "property", profile.properties())):
+    for title, column, key in (("Classes", "class", "classes"), ("Properties", "property", "properties")):
+        counts = _totals(info.graphs, key)
         table = Table(column, "count", title=f"{title} (top {top} of {len(counts)})")
         for iri, n in list(counts.items())[:top]:
             table.add_row(compact(iri), f"{n:,}")
@@ -54,12 +51,19 @@ def load(files: Annotated[List[Path], typer.Argument(help="RDF files: .ttl .trig
          graph: Annotated[Optional[str], typer.Option(
              help="Named graph for triple files (.ttl/.nt); quad files keep their graphs.")] = None) -> None:
     """Build an on-disk Oxigraph store from RDF dumps (e.g. ../shared/liita/mirror/*.nq.gz)."""
-    from ..kb.embedded import EmbeddedKB
+    from .. import api
 
-    start = time.perf_counter()
-    added = EmbeddedKB.build(store, files, graph=graph, progress=sys.stderr.isatty())
-    console.print(f"loaded {added:,} quads from {len(files)} file(s) into {store} "
-                  f"in {time.perf_counter() - start:.1f} s")
+    done = api.load_store(files, store, graph=graph, progress=sys.stderr.isatty())
+    console.print(f"loaded {done.quads:,} quads from {len(files)} file(s) into {store} in {done.seconds:.1f} s")
+
+
+def _totals(graphs: list[dict], key: str) -> dict[str, int]:
+    """Counts of ``key`` (classes or properties) summed over the graphs, largest first."""
+    out: dict[str, int] = {}
+    for g in graphs:
+        for iri, n in g[key].items():
+            out[iri] = out.get(iri, 0) + n
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 def read_query_argument(query: str) -> str:
@@ -74,18 +78,18 @@ def read_query_argument(query: str) -> str:
     return query
 
 
-def print_table(table, limit: int = 50) -> None:
-    """Show a result table with rich (first ``limit`` rows)."""
-    if table.form == "ask":
-        console.print("[bold]true[/]" if table.boolean else "[bold]false[/]")
+def print_table(rows, limit: int = 50) -> None:
+    """Show an :class:`~nl2sparql.api.Rows` answer with rich (first ``limit`` rows)."""
+    if rows.form == "ask":
+        console.print("[bold]true[/]" if rows.boolean else "[bold]false[/]")
         return
-    out = Table(*table.variables, show_lines=False)
-    for row in table.rows[:limit]:
-        out.add_row(*("" if t is None else (t.value if t.kind != "iri" else f"<{t.value}>") for t in row))
+    out = Table(*rows.variables, show_lines=False)
+    for row in rows.rows[:limit]:
+        out.add_row(*("" if c is None else (f"<{c['value']}>" if c["type"] == "uri" else c["value"]) for c in row))
     console.print(out)
-    more = f", showing {limit}" if len(table.rows) > limit else ""
-    cap = " (row cap reached)" if table.truncated else ""
-    console.print(f"{len(table.rows)} row(s){more}{cap} in {table.elapsed:.3f} s", style="dim")
+    more = f", showing {limit}" if rows.count > limit else ""
+    cap = f" (row cap of {rows.row_cap:,} reached)" if rows.truncated else ""
+    console.print(f"{rows.count} row(s){more}{cap} in {rows.elapsed_ms / 1000:.3f} s", style="dim")
 
 
 @app.command("query")
@@ -96,14 +100,13 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
           json_output: JsonOpt = False,
           csv_output: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False) -> None:
     """Run a read-only query and print the result table."""
-    from ..kb import open_kb
+    from .. import api
 
     text = read_query_argument(query)
-    with open_kb(store=store, endpoint=endpoint, timeout=timeout, max_rows=max_rows) as kb:
-        table = kb.execute(text)
+    rows = api.execute(text, kb=kb_choice(store, endpoint, timeout, max_rows))
     if json_output:
-        print_json(table.to_json())
+        print_json(rows.to_sparql_json())
     elif csv_output:
-        sys.stdout.write(table.to_csv())
+        sys.stdout.write(rows.to_csv())
     else:
-        print_table(table)
+        print_table(rows)

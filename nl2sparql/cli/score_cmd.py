@@ -14,9 +14,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
-                     open_kb_from_options, print_json)
+from ..api import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
+from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice, print_json
 
 # -- shared matcher flags ------------------------------------------------------
 SameColumnsOpt = Annotated[bool, typer.Option(
@@ -39,12 +38,11 @@ OutOpt = Annotated[Path, typer.Option("--out", help="Directory for report.json, 
 
 
 def match_options(same_columns: bool, same_names: bool, duplicates: bool, tolerance: float,
-                  round_digits: Optional[int], ignore_order: bool, lang_tags: str):
-    """Build :class:`~nl2sparql.score.matcher.MatchOptions` from the CLI flags."""
-    from ..score.matcher import MatchOptions
-    return MatchOptions(require_same_columns=same_columns, require_same_column_names=same_names,
-                        consider_duplicates=duplicates, float_tolerance=tolerance,
-                        round_digits=round_digits, ignore_order=ignore_order, lang=lang_tags)
+                  round_digits: Optional[int], ignore_order: bool, lang_tags: str) -> dict:
+    """The matcher options of the CLI flags (``MatchOptions`` fields, as :func:`nl2sparql.api.score` takes them)."""
+    return {"require_same_columns": same_columns, "require_same_column_names": same_names,
+            "consider_duplicates": duplicates, "float_tolerance": tolerance, "round_digits": round_digits,
+            "ignore_order": ignore_order, "lang": lang_tags}
 
 
 @contextmanager
@@ -64,7 +62,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def print_summary(summary: dict, paths: dict[str, Path], title: str) -> None:
+def print_summary(summary: dict, paths: dict[str, str], title: str) -> None:
     """Rich tables: overall, by pattern, by difficulty, by error class."""
     overall = Table(title=title, title_justify="left")
     for head in ("items", "strict", "relaxed", "macro F1"):
@@ -114,29 +112,15 @@ def score(
     json_out: JsonOpt = False,
 ) -> None:
     """Score predicted SPARQL against a gold pool by comparing what the queries return."""
-    from ..score.data import load_gold, load_predictions
-    from ..score.report import summarize, write_reports
-    from ..score.runner import score_pools
+    from .. import api
 
-    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits,
-                            ignore_order, lang_tags)
-    items = load_gold(gold, split)
-    preds = load_predictions(pred)
-    gold_ids = {item.id for item in items}
-    unknown = [i for i in preds if i not in gold_ids]
-    if unknown and split is None:
-        err_console.print(f"[yellow]warning:[/] {len(unknown)} prediction id(s) are not in the gold pool "
-                          f"(e.g. {unknown[0]}); they are ignored", highlight=False)
-    with open_kb_from_options(store, endpoint, timeout) as kb:
-        with progress_bar("scoring") as update:
-            scores = score_pools(kb, items, preds, options, update, timeout=timeout, max_rows=max_rows)
-        kb_name = getattr(kb, "description", "kb")
-    meta = {"gold": str(gold), "pred": str(pred), "split": split or "all", "kb": kb_name,
-            "timeout": timeout, "max_rows": max_rows,
-            "missing_predictions": sum(1 for s in scores if s.error == "missing")}
-    paths = write_reports(out, scores, options.to_dict(), meta)
-    summary = summarize(scores)
+    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags)
+    with progress_bar("scoring") as update:
+        result = api.score(gold, pred, split=split, kb=kb_choice(store, endpoint, timeout, max_rows), match=options,
+                           out=out, progress=update)
+    for warning in result.warnings:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     if json_out:
-        print_json({"summary": summary, "reports": {k: str(v) for k, v in paths.items()}})
+        print_json({"summary": result.summary, "reports": result.reports})
     else:
-        print_summary(summary, paths, f"Scores of {pred.name} against {gold.name}")
+        print_summary(result.summary, result.reports, f"Scores of {pred.name} against {gold.name}")

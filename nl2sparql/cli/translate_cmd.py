@@ -17,8 +17,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
-                     open_kb_from_options, print_json)
+from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice, print_json
 
 MAX_ROWS_SHOWN = 50
 
@@ -44,29 +43,24 @@ def translate(
     timeout: TimeoutOpt = 20.0,
 ) -> None:
     """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds)."""
-    from ..translate.translator import Translator
+    from .. import api
+    from .retrieve_cmd import EmbeddingProgress
 
     if offline and llm:
         raise DataError("choose one of --offline and --llm")
-    mode = "llm" if llm else "offline"
-    needs_kb = execute or mode == "llm"
-    kb = open_kb_from_options(store, endpoint, timeout) if needs_kb else None
-    try:
-        translator = Translator(pool, kb=kb, mode=mode, k=k, embedder=embedder, llm_rounds=rounds)
-        result = translator.translate(question, execute=execute)
-    finally:
-        if kb is not None:
-            kb.close()
+    with EmbeddingProgress() as progress:
+        result = api.translate(question, mode="llm" if llm else "offline", execute=execute,
+                               kb=kb_choice(store, endpoint, timeout), pools=pool, k=k, embedder=embedder,
+                               rounds=rounds, progress=progress)
     if json_out:
-        out = result.to_dict()
-        out["notes"] = translator.warnings
-        print_json(out)
+        print_json(result.to_dict())
         return
-    _show(result, translator.warnings)
+    _show(result)
 
 
-def _show(result, notes: list[str]) -> None:
-    for note in notes:
+def _show(result) -> None:
+    """Print a :class:`~nl2sparql.api.TranslationResult` for a person."""
+    for note in result.notes:
         err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
     title = f"SPARQL ({result.mode}, {result.source}, {result.elapsed_ms:.1f} ms)"
     console.print(Panel(Syntax(result.sparql.strip(), "sparql", word_wrap=True), title=title, expand=False))
@@ -79,7 +73,8 @@ def _show(result, notes: list[str]) -> None:
     if result.examples:
         table = Table("#", "score", "patterns", "shape", "example question", title="Top examples")
         for n, e in enumerate(result.examples, 1):
-            table.add_row(str(n), f"{e.score:.3f}", escape(", ".join(e.patterns)), e.shape, escape(e.question))
+            table.add_row(str(n), f"{e['score']:.3f}", escape(", ".join(e["patterns"])), e["shape"],
+                          escape(e["question"]))
         console.print(table)
     for w in result.warnings:
         console.print(f"[yellow]warning:[/] {escape(w)}", highlight=False, soft_wrap=True)
@@ -93,17 +88,17 @@ def _show(result, notes: list[str]) -> None:
         _show_rows(result.rows)
 
 
-def _show_rows(table) -> None:
-    if table.form == "ask":
-        console.print(f"[bold]answer[/] {table.boolean}")
+def _show_rows(rows) -> None:
+    if rows.form == "ask":
+        console.print(f"[bold]answer[/] {rows.boolean}")
         return
-    out = Table(*[f"?{v}" for v in table.variables], title=f"{len(table.rows)} row(s)"
-                + (" (truncated)" if table.truncated else ""))
-    for row in table.rows[:MAX_ROWS_SHOWN]:
-        out.add_row(*[escape(str(cell)) if cell is not None else "" for cell in row])
+    out = Table(*[f"?{v}" for v in rows.variables], title=f"{rows.count} row(s)"
+                + (" (truncated)" if rows.truncated else ""))
+    for row in rows.values()[:MAX_ROWS_SHOWN]:
+        out.add_row(*[escape(cell) if cell is not None else "" for cell in row])
     console.print(out)
-    if len(table.rows) > MAX_ROWS_SHOWN:
-        console.print(f"… {len(table.rows) - MAX_ROWS_SHOWN} more row(s) (use --json for all)")
+    if rows.count > MAX_ROWS_SHOWN:
+        console.print(f"… {rows.count - MAX_ROWS_SHOWN} more row(s) (use --json for all)")
 
 
 @friendly
@@ -119,17 +114,16 @@ def validate(
     timeout: TimeoutOpt = 20.0,
 ) -> None:
     """Check a SPARQL query against the LiITA rules (syntax, prefixes, SERVICE, entries, strings, execution)."""
-    from ..translate.validate import is_blocking, repair, validate as run_validate
+    from .. import api
 
     query = _read_query(query_file)
-    kb = open_kb_from_options(store, endpoint, timeout) if execute else None
-    try:
-        issues = run_validate(query, kb)
-        fixed, fixes = repair(query) if fix else (None, [])
-        after = run_validate(fixed, kb) if fix and fixes else None
-    finally:
-        if kb is not None:
-            kb.close()
+    kb = kb_choice(store, endpoint, timeout)
+    if fix:
+        repaired = api.fix(query, kb=kb, execute=execute)
+        issues, fixed, fixes = repaired.issues_before, repaired.fixed, repaired.fixes
+        after = repaired.issues_after if fixes else None
+    else:
+        issues, fixed, fixes, after = api.validate(query, kb=kb, execute=execute).issues, None, [], None
     if json_out:
         print_json({"issues": [i.to_dict() for i in issues], "fixed": fixed, "fixes": fixes,
                     "issues_after_fix": [i.to_dict() for i in after] if after is not None else None})
@@ -147,9 +141,10 @@ def validate(
             if fixes:
                 console.print(Panel(Syntax(fixed.strip(), "sparql", word_wrap=True), title="fixed query", expand=False))
                 for issue in after or []:
-                    console.print(f"[dim]still:[/] {escape(str(issue))}", highlight=False, soft_wrap=True)
+                    still = f"{issue.severity}: [{issue.rule}] {issue.message}"
+                    console.print(f"[dim]still:[/] {escape(still)}", highlight=False, soft_wrap=True)
     final = after if after is not None else issues
-    if is_blocking(final):
+    if any(i.severity == "error" for i in final):
         raise typer.Exit(1)
 
 

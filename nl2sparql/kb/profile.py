@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ..namespaces import COMPLIT_SERVICE, PREFIXES
+from ..namespaces import COMPLIT_SERVICE
 from .base import KnowledgeBase
 
 
@@ -54,14 +54,6 @@ class KBProfile:
         """A JSON-ready dict."""
         return {"kb": self.description, "triples": self.triples,
                 "graphs": [asdict(g) for g in self.graphs]}
-
-
-def compact(iri: str) -> str:
-    """``prefix:local`` for IRIs under a known prefix, else the IRI in angle brackets."""
-    for prefix, ns in PREFIXES.items():
-        if iri.startswith(ns) and iri != ns:
-            return f"{prefix}:{iri[len(ns):]}"
-    return f"<{iri}>"
 
 
 def _counts(kb: KnowledgeBase, query: str, timeout: float) -> list[tuple]:

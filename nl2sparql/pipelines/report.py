@@ -28,22 +28,3 @@ def pool_stats(items: list[dict]) -> dict:
         "split": dict(Counter(item.get("split", "?") for item in items)),
         "with_english": sum(1 for item in items if item.get("nl_en")),
     }
-
-
-def render_stats(stats: dict, console, title: str = "Pool") -> None:
-    """Print :func:`pool_stats` output with rich tables."""
-    from rich.table import Table
-
-    console.print(f"[bold]{title}[/]: {stats['items']} items, {stats['combinations']} pattern combinations, "
-                  f"{stats['multi_pattern_share']:.0%} combine ≥ 2 patterns")
-    labels = Table("pattern", "items", title="Pattern coverage (weight ≥ 0.5)")
-    for label, n in stats["labels"].items():
-        labels.add_row(label, str(n) if n else "[red]0[/]")
-    console.print(labels)
-    other = Table("difficulty", "items", "split", "items")
-    diff, split = list(stats["difficulty"].items()), list(stats["split"].items())
-    for i in range(max(len(diff), len(split))):
-        d = diff[i] if i < len(diff) else ("", "")
-        s = split[i] if i < len(split) else ("", "")
-        other.add_row(str(d[0]), str(d[1]), str(s[0]), str(s[1]))
-    console.print(other)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 from ..errors import DataError
 from ..fileio import iter_jsonl
@@ -50,10 +50,10 @@ class GoldItem:
         return self.question if lang == "it" else (self.question_en or "")
 
 
-def _need_id(path: Path, number: int, obj: dict) -> str:
+def _need_id(source: str, number: int, obj: dict) -> str:
     value = obj.get("id")
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise DataError(f"{path} line {number}: missing \"id\"")
+        raise DataError(f"{source} line {number}: missing \"id\"")
     return str(value)
 
 
@@ -63,23 +63,31 @@ def _str_dict(value: object) -> dict[str, str]:
 
 def load_gold(path: Path, split: Optional[str] = None) -> list[GoldItem]:
     """Gold items from a pool or a question file, optionally one split only."""
+    return gold_items(iter_jsonl(path), str(path), split)
+
+
+def gold_items(numbered: Iterable[tuple[int, dict]], source: str = "gold",
+               split: Optional[str] = None) -> list[GoldItem]:
+    """Gold items from ``(line number, object)`` pairs; errors name ``source`` and the line."""
     items: list[GoldItem] = []
     seen: set[str] = set()
-    for number, obj in iter_jsonl(path):
-        item_id = _need_id(path, number, obj)
+    for number, obj in numbered:
+        if not isinstance(obj, dict):
+            raise DataError(f"{source} line {number}: expected a JSON object")
+        item_id = _need_id(source, number, obj)
         sparql = obj.get("sparql")
         if not isinstance(sparql, str) or not sparql.strip():
-            raise DataError(f"{path} line {number}: item {item_id} has no \"sparql\"")
+            raise DataError(f"{source} line {number}: item {item_id} has no \"sparql\"")
         if item_id in seen:
-            raise DataError(f"{path} line {number}: duplicate id {item_id}")
+            raise DataError(f"{source} line {number}: duplicate id {item_id}")
         seen.add(item_id)
         patterns = obj.get("patterns") or {}
         if not isinstance(patterns, dict):
-            raise DataError(f"{path} line {number}: \"patterns\" must be an object {{label: weight}}")
+            raise DataError(f"{source} line {number}: \"patterns\" must be an object {{label: weight}}")
         try:
             weights = {str(k): float(v) for k, v in patterns.items()}
         except (TypeError, ValueError):
-            raise DataError(f"{path} line {number}: pattern weights must be numbers") from None
+            raise DataError(f"{source} line {number}: pattern weights must be numbers") from None
         item = GoldItem(
             id=item_id, sparql=sparql,
             question=str(obj.get("nl") or obj.get("question") or ""),
@@ -94,19 +102,26 @@ def load_gold(path: Path, split: Optional[str] = None) -> list[GoldItem]:
             items.append(item)
     if not items:
         where = f" in split {split!r}" if split else ""
-        raise DataError(f"{path}: no gold items{where}")
+        raise DataError(f"{source}: no gold items{where}")
     return items
 
 
 def load_predictions(path: Path) -> dict[str, Optional[str]]:
     """``{id: sparql}`` from a prediction file (null or empty SPARQL is kept as ``None``)."""
+    return prediction_map(iter_jsonl(path), str(path))
+
+
+def prediction_map(numbered: Iterable[tuple[int, dict]], source: str = "predictions") -> dict[str, Optional[str]]:
+    """``{id: sparql}`` from ``(line number, object)`` pairs; errors name ``source`` and the line."""
     out: dict[str, Optional[str]] = {}
-    for number, obj in iter_jsonl(path):
-        item_id = _need_id(path, number, obj)
+    for number, obj in numbered:
+        if not isinstance(obj, dict):
+            raise DataError(f"{source} line {number}: expected a JSON object")
+        item_id = _need_id(source, number, obj)
         if item_id in out:
-            raise DataError(f"{path} line {number}: duplicate prediction for id {item_id}")
+            raise DataError(f"{source} line {number}: duplicate prediction for id {item_id}")
         sparql = obj.get("sparql")
         if sparql is not None and not isinstance(sparql, str):
-            raise DataError(f"{path} line {number}: \"sparql\" must be a string or null")
+            raise DataError(f"{source} line {number}: \"sparql\" must be a string or null")
         out[item_id] = sparql if sparql and sparql.strip() else None
     return out

@@ -72,8 +72,11 @@ def default_pools() -> list[Path]:
 
 
 def get_retriever(pools: Sequence[Path], *, exclude_ids: Iterable[str] = (), exclude_splits: Iterable[str] = (),
-                  embedder: str | None = None):
-    """A cached :class:`~.retrieval.HybridRetriever` over ``pools`` minus the excluded items (``None`` if empty)."""
+                  embedder: str | None = None, progress=None):
+    """A cached :class:`~.retrieval.HybridRetriever` over ``pools`` minus the excluded items (``None`` if empty).
+
+    ``progress(done, total)`` is called while pool questions are embedded (only when no index is cached yet).
+    """
     pools = [Path(p) for p in pools]
     for p in pools:
         if not p.is_file():
@@ -83,11 +86,11 @@ def get_retriever(pools: Sequence[Path], *, exclude_ids: Iterable[str] = (), exc
            embedder)
     with _LOCK:
         if key not in _RETRIEVERS:
-            _RETRIEVERS[key] = _build_retriever(pools, ids, splits, embedder)
+            _RETRIEVERS[key] = _build_retriever(pools, ids, splits, embedder, progress)
         return _RETRIEVERS[key]
 
 
-def _build_retriever(pools: list[Path], ids: frozenset, splits: frozenset, embedder):
+def _build_retriever(pools: list[Path], ids: frozenset, splits: frozenset, embedder, progress=None):
     from ..patterns import detect_patterns
     from .retrieval import HybridRetriever
     if ids or splits:
@@ -95,7 +98,8 @@ def _build_retriever(pools: list[Path], ids: frozenset, splits: frozenset, embed
         pools = [p for p in pools if p is not None]
     if not pools:
         return None
-    retriever = HybridRetriever.from_pools(pools, embedder=embedder, pattern_detector=detect_patterns)
+    retriever = HybridRetriever.from_pools(pools, embedder=embedder, pattern_detector=detect_patterns,
+                                           progress=progress)
     if retriever.embedder is not None:
         retriever.embedder.encode(["warm-up"])  # load the model now, not during the first translation
     return retriever
@@ -123,14 +127,14 @@ class Translator:
 
     def __init__(self, pools: Sequence[Path] | None = None, kb=None, mode: str = "offline", *, k: int = 5,
                  embedder: str | None = None, exclude_ids: Iterable[str] = (), exclude_splits: Iterable[str] = (),
-                 llm_client=None, llm_rounds: int = 2, check: bool = True):
+                 llm_client=None, llm_rounds: int = 2, check: bool = True, progress=None):
         if mode not in MODES:
             raise ConfigError(f"unknown translation mode {mode!r} (use offline or llm)")
         self.mode, self.kb, self.check = mode, kb, check
         self.pools = list(pools) if pools is not None else default_pools()
         self.warnings: list[str] = []
         retriever = get_retriever(self.pools, exclude_ids=exclude_ids, exclude_splits=exclude_splits,
-                                  embedder=embedder) if self.pools else None
+                                  embedder=embedder, progress=progress) if self.pools else None
         if retriever is None:
             self.warnings.append("no example pool: translating from the catalogue alone (pass --pool FILE)")
         else:

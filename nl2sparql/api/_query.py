@@ -1,0 +1,87 @@
+"""Queries and the knowledge base: execute, validate, fix, profile, load."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import DataError
+from .kbs import KBLike, limits, using_kb
+from .types import FixResult, Issue, KBInfo, LoadResult, Rows, ValidationResult
+
+
+def _need_query(query: str) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise DataError("the query is empty: give a SPARQL SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    return query
+
+
+def _issues(found) -> list[Issue]:
+    return [Issue(i.rule, i.severity, i.message, i.fix) for i in found]
+
+
+def execute(query: str, *, kb: KBLike = None, timeout: float | None = None,
+            max_rows: int | None = None) -> Rows:
+    """Run a read-only query on the KB and return its answer.
+
+    SPARQL Update is refused, the query runs under a time budget (``timeout``
+    seconds) and a row cap (``max_rows``; ``Rows.truncated`` says when it cut
+    the answer), missing standard LiITA prefixes are added, and ``SERVICE`` is
+    allowed only to the services the KB maps.
+    """
+    _need_query(query)
+    timeout, max_rows = limits(kb, timeout, max_rows)
+    with using_kb(kb) as store:
+        table = store.execute(query, timeout=timeout, max_rows=max_rows)
+        cap = max_rows if max_rows is not None else store.limits.max_rows
+    return Rows.from_table(table, row_cap=cap)
+
+
+def validate(query: str, *, kb: KBLike = None, execute: bool = True) -> ValidationResult:
+    """Check a query against the LiITA rules (syntax, prefixes, graphs, SERVICE, entries, strings, direction).
+
+    With ``execute`` it also runs on the KB: an error is an issue, and an
+    empty answer is a warning with hints about what to change.
+    """
+    from ..translate.validate import is_blocking, validate as run_rules
+
+    _need_query(query)
+    if execute:
+        with using_kb(kb) as store:
+            found = run_rules(query, store)
+    else:
+        found = run_rules(query, None, execute=False)
+    ran = execute and not any(i.rule in ("syntax", "execution") for i in found)
+    return ValidationResult(query, not is_blocking(found), _issues(found), executed=ran)
+
+
+def fix(query: str, *, kb: KBLike = None, execute: bool = False) -> FixResult:
+    """Apply every safe fix (prefix IRIs, the ELITA graph IRI, ``STR()`` around tagged values, missing
+    PREFIX lines, case-insensitive labels, Virtuoso/ARQ projections) and list them."""
+    from ..translate.validate import repair
+
+    before = validate(query, kb=kb, execute=execute)
+    fixed, fixes = repair(query)
+    after = validate(fixed, kb=kb, execute=execute).issues if fixes else before.issues
+    return FixResult(query, fixed, fixes, before.issues, after)
+
+
+def kb_info(*, kb: KBLike = None, timeout: float = 120.0) -> KBInfo:
+    """Graphs with their triple counts, classes and properties (with counts) of the KB."""
+    from ..kb.profile import profile_kb
+
+    with using_kb(kb) as store:
+        profile = profile_kb(store, timeout=timeout).to_json()
+    return KBInfo(profile["kb"], profile["triples"], profile["graphs"])
+
+
+def load_store(files: Sequence[str | Path], store: str | Path, *, graph: str | None = None,
+               progress: bool = False) -> LoadResult:
+    """Build (or extend) an on-disk Oxigraph store from RDF dumps (``.ttl .trig .nt .nq``, optionally ``.gz``)."""
+    from ..kb.embedded import EmbeddedKB
+
+    start = time.perf_counter()
+    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress)
+    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2))
+

@@ -1,0 +1,217 @@
+"""Questions: translate, analyze, retrieve examples, evaluate a translator."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..errors import ConfigError, DataError
+from .kbs import KBLike, limits, using_kb
+from .types import Analysis, Example, Issue, RetrievalResult, Rows, ScoreResult, TranslationResult
+
+Progress = Callable[[int, int], None]
+PoolsLike = Sequence[str | Path] | str | Path | None
+MODES = ("offline", "llm")
+
+
+def shipped_pools() -> dict[str, Path]:
+    """The pools installed with the package, by name (``sample_pool``, ``handwritten``)."""
+    from ..paths import pools_dir
+    folder = pools_dir()
+    return {p.stem: p for p in sorted(folder.glob("*.jsonl"))} if folder.is_dir() else {}
+
+
+def resolve_pool(pool: str | Path) -> Path:
+    """A pool file path, or the name of a shipped pool (``sample``/``sample_pool``, ``handwritten``)."""
+    shipped = shipped_pools()
+    name = str(pool)
+    for key in (name, f"{name}_pool"):
+        if key in shipped and not Path(name).exists():
+            return shipped[key]
+    path = Path(pool)
+    if not path.is_file():
+        known = ", ".join(sorted(shipped)) or "none"
+        raise DataError(f"{path}: no such pool file (give a path, or a shipped pool: {known})")
+    return path
+
+
+def resolve_pools(pools: PoolsLike) -> list[Path]:
+    """Pool files for retrieval: ``None`` means every shipped pool."""
+    if pools is None:
+        return list(shipped_pools().values())
+    if isinstance(pools, (str, Path)):
+        pools = [pools]
+    return [resolve_pool(p) for p in pools]
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ConfigError(f"unknown translation mode {mode!r} (use offline or llm)")
+
+
+def llm_config(**settings):
+    """An :class:`~nl2sparql.llm.LLMConfig` from explicit settings > environment > config file.
+
+    Keywords are those of :meth:`~nl2sparql.llm.LLMConfig.resolve` (``model``,
+    ``base_url``, ``config_file``, ``timeout``, ``max_concurrency``, ``no_cache``, …);
+    ``None`` values fall through to the environment. Raises a one-line
+    :class:`~nl2sparql.errors.ConfigError` naming what to set when no LLM is configured.
+    """
+    from ..llm import LLMConfig
+    return LLMConfig.resolve(**settings)
+
+
+def _llm_client(llm):
+    """An LLM client from an ``LLMConfig`` (``None``: resolved from the environment and config file)."""
+    from ..llm import LLMClient
+    return LLMClient(llm if llm is not None else llm_config())
+
+
+def translate(question: str, *, mode: str = "offline", execute: bool = False, kb: KBLike = None,
+              pools: PoolsLike = None, k: int = 5, embedder: str | None = None, llm=None, rounds: int = 2,
+              timeout: float | None = None, max_rows: int | None = None,
+              progress: Progress | None = None) -> TranslationResult:
+    """Translate an Italian or English question into LiITA SPARQL.
+
+    ``mode="offline"`` (default) composes the query from the pattern catalogue
+    in milliseconds; ``mode="llm"`` asks the configured LLM (``llm``: an
+    :class:`~nl2sparql.llm.LLMConfig`, else the environment and config file)
+    with validation and ``rounds`` repair rounds, falling back to offline.
+    ``pools`` are the example pools for retrieval (default: the shipped ones).
+    With ``execute`` the rows are attached (``rows``).
+    """
+    from ..translate.translator import Translator
+
+    _check_mode(mode)
+    if not isinstance(question, str) or not question.strip():
+        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    if k < 1:
+        raise ConfigError("k (examples to retrieve) must be at least 1")
+    paths = resolve_pools(pools)
+    client = _llm_client(llm) if mode == "llm" else None
+    try:
+        if execute or mode == "llm":
+            with using_kb(kb) as store:
+                translator = Translator(paths, kb=store, mode=mode, k=k, embedder=embedder, llm_client=client,
+                                        llm_rounds=rounds, progress=progress)
+                result = translator.translate(question)
+                rows = None
+                if execute:
+                    timeout, max_rows = limits(kb, timeout, max_rows)
+                    table = store.execute(result.sparql, timeout=timeout, max_rows=max_rows)
+                    rows = Rows.from_table(table, max_rows if max_rows is not None else store.limits.max_rows)
+                    if not table.rows and table.form != "ask":
+                        result.warnings.append("the query returns no rows on this KB")
+        else:
+            translator = Translator(paths, mode=mode, k=k, embedder=embedder, progress=progress)
+            result, rows = translator.translate(question), None
+    finally:
+        if client is not None:
+            client.close()
+    return TranslationResult(
+        question=result.question, sparql=result.sparql, mode=result.mode, source=result.source,
+        shape=result.shape, patterns=dict(result.patterns), slots=_json_slots(result.slots),
+        confidence=result.confidence, examples=[e.to_dict() for e in result.examples],
+        warnings=list(result.warnings), notes=list(translator.warnings),
+        issues=[Issue(i.rule, i.severity, i.message, i.fix) for i in result.issues], fixes=list(result.fixes),
+        rows=rows, elapsed_ms=round(result.elapsed_ms, 2), llm=result.llm)
+
+
+def _json_slots(slots: dict) -> dict:
+    """Slots without empty values (the plan description stays: it says how the query was built)."""
+    return {k: v for k, v in slots.items() if v not in (None, [], {}, "", False)}
+
+
+def analyze(question: str) -> Analysis:
+    """How the offline reader understands a question: language, patterns, slots, shape, complexity, readings."""
+    from ..patterns import detect_patterns
+    from ..translate.plans import plans_for
+    from ..translate.slots import extract_slots
+
+    if not isinstance(question, str) or not question.strip():
+        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    slots = extract_slots(question)
+    plans = plans_for(slots)
+    best = plans[0]
+    found = {k: v for k, v in asdict(slots).items() if k not in ("question", "lang")}
+    steps = len(best.steps) + (1 if best.word else 0)
+    complexity = "simple" if steps <= 1 else "moderate" if steps == 2 else "complex"
+    return Analysis(question=question, language=slots.lang, patterns=detect_patterns(question),
+                    slots=_json_slots(found), shape=best.shape, complexity=complexity,
+                    readings=[p.describe() for p in plans])
+
+
+def retrieve(question: str, *, k: int = 5, pools: PoolsLike = None, embedder: str | None = None,
+             cache: bool = True, progress: Progress | None = None) -> RetrievalResult:
+    """The pool examples most similar to a question (dense embeddings + BM25 + pattern overlap).
+
+    The index of each pool is built once and cached on disk (``cache=False``: in memory only).
+    """
+    from ..patterns import detect_patterns
+    from ..translate.retrieval import HybridRetriever
+    from ..translate.translator import get_retriever
+
+    if not isinstance(question, str) or not question.strip():
+        raise DataError("the question is empty")
+    if k < 1:
+        raise ConfigError("k (examples to retrieve) must be at least 1")
+    paths = resolve_pools(pools)
+    if not paths:
+        raise DataError("no example pool: pass one (a .jsonl pool file)")
+    if cache:
+        retriever = get_retriever(paths, embedder=embedder, progress=progress)
+    else:
+        retriever = HybridRetriever.from_pools(paths, embedder=embedder, pattern_detector=detect_patterns,
+                                               cache=False, progress=progress)
+    hits = retriever.retrieve(question, k=k)
+    examples = [Example(rank=h.rank, id=str(h.item.get("id", "")), score=round(float(h.score), 6),
+                        question=h.matched_text, patterns=dict(h.item.get("patterns") or {}),
+                        sparql=str(h.item.get("sparql") or ""), components=dict(h.components)) for h in hits]
+    return RetrievalResult(question, examples, detect_patterns(question), dict(retriever.weights),
+                           [str(p) for p in paths], len(retriever), list(retriever.warnings))
+
+
+def evaluate(questions: str | Path, *, translator: str = "offline", lang: str = "it", split: str | None = None,
+             variant: str | None = None, limit: int | None = None, kb: KBLike = None, match=None,
+             out: str | Path | None = None, timeout: float | None = None, max_rows: int | None = None,
+             settings: dict | None = None, progress: Progress | None = None) -> ScoreResult:
+    """Run a translator over a pool (or question file) and score its SPARQL against the gold by execution.
+
+    ``translator`` is ``offline``, ``llm``, a registered name, or ``package.module:factory``;
+    the items being evaluated are never retrieved as examples. ``out`` also
+    writes ``report.json``, ``report.md``, a chart and ``predictions.jsonl``.
+    """
+    from ..score.data import load_gold
+    from ..score.evaluate import EvalContext, evaluate_items, make_predictor
+    from ..score.report import summarize, write_jsonl, write_reports
+    from ..translate import translator as _registers  # noqa: F401 - registers offline and llm
+    from ._scoring import match_options
+
+    options = match_options(match)
+    items = load_gold(Path(resolve_pool(questions)), split)
+    if limit is not None:
+        if limit < 1:
+            raise ConfigError("limit must be at least 1")
+        items = items[:limit]
+    timeout, max_rows = limits(kb, timeout, max_rows)
+    with using_kb(kb) as store:
+        predictor = make_predictor(translator, EvalContext(items, store, lang, variant, dict(settings or {})))
+        run = evaluate_items(store, items, predictor, lang=lang, variant=variant, options=options,
+                             timeout=timeout, max_rows=max_rows, progress=progress)
+        kb_name = store.description
+    meta = {"questions": str(questions), "split": split or "all", "translator": translator, "lang": lang,
+            "variant": variant or "-", "kb": kb_name, "timeout": timeout, "max_rows": max_rows,
+            "skipped": len(run.skipped)}
+    reports: dict[str, str] = {}
+    if out is not None:
+        paths = write_reports(Path(out), run.scores, options.to_dict(), meta)
+        paths["predictions"] = Path(out) / "predictions.jsonl"
+        write_jsonl(paths["predictions"], run.predictions)
+        reports = {k: str(v) for k, v in paths.items()}
+    warnings = []
+    if run.skipped:
+        which = f" ({variant})" if variant else ""
+        warnings.append(f"{len(run.skipped)} item(s) have no question in {lang}{which} and were skipped")
+    return ScoreResult(summarize(run.scores), [s.to_dict() for s in run.scores], reports, meta,
+                       run.predictions, warnings)
