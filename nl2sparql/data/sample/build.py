@@ -462,7 +462,6 @@ class SampleBuilder:
         return self.quads
 
 
-
 def _natural(term) -> tuple:
     """Sort key of a term: digit runs compare as numbers (``…/2`` before ``…/10``)."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
