@@ -1,0 +1,142 @@
+"""Draw the audit sample from a generated pool and lay it out for reading (see PROTOCOL.md).
+
+    python bench/audit/sample.py draw POOL.jsonl --n 50 --seed 15 --out /tmp/audit/sample.jsonl
+    python bench/audit/sample.py sheet /tmp/audit/sample.jsonl --store STORE --out /tmp/audit/sheet.md
+    python bench/audit/sample.py check QUERY.rq [QUERY2.rq ...] --store STORE
+
+``draw`` picks positions, not contents: ``random.Random(seed).sample(range(len(pool)), n)``,
+sorted, so the same seed reads the same positions of any pool of the same size, before or
+after a generator change, and nothing about an item influences whether it is drawn.
+``sheet`` writes one section per drawn item: pool id, shape, tagger and composer labels,
+slots, the gold SPARQL, the generic question and every persona variant in both languages,
+and (with ``--store``) what the gold really returns: rows, distinct values per column and
+the first rows. ``check`` runs hand-written variants of a gold (e.g. a facet made OPTIONAL)
+and prints the same figures, so the auditor can compare them with the gold's.
+
+The sample and the sheet are derived from the mirror: write them outside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from nl2sparql.errors import Nl2SparqlError  # noqa: E402
+from nl2sparql.fileio import iter_jsonl, read_pool, write_jsonl  # noqa: E402
+
+PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
+SHOWN_ROWS = 8
+
+
+def draw(pool: list[dict], n: int, seed: int) -> list[dict]:
+    """``n`` items at seeded random positions of ``pool`` (in pool order), numbered ``k`` = 1..n."""
+    if n > len(pool):
+        raise SystemExit(f"the pool has {len(pool)} items, fewer than --n {n}: generate a larger pool")
+    positions = sorted(random.Random(seed).sample(range(len(pool)), n))
+    return [{"k": k, "pool_index": pos, "item": pool[pos]} for k, pos in enumerate(positions, 1)]
+
+
+def describe(table) -> list[str]:
+    """Rows, distinct values per column and the first rows of a result table, as sheet lines."""
+    lines = [f"- rows: {len(table.rows)}{' (row cap reached)' if table.truncated else ''}"]
+    for name in table.variables:
+        values = {None if t is None else t.value for t in table.column(name)}
+        unbound = " (some unbound)" if None in values else ""
+        lines.append(f"- distinct ?{name}: {len(values - {None})}{unbound}")
+    if table.rows:
+        lines.append("")
+        lines.append("| " + " | ".join(table.variables) + " |")
+        lines.append("|" + "---|" * len(table.variables))
+        for row in table.rows[:SHOWN_ROWS]:
+            lines.append("| " + " | ".join("" if t is None else t.value for t in row) + " |")
+        if len(table.rows) > SHOWN_ROWS:
+            lines.append(f"| … {len(table.rows) - SHOWN_ROWS} more |")
+    return lines
+
+
+def section(entry: dict, kb) -> str:
+    """The sheet section of one drawn item."""
+    item = entry["item"]
+    prov = item.get("provenance", {})
+    lines = [f"## {entry['k']}. {item['id']} (pool index {entry['pool_index']})", "",
+             f"- shape: {prov.get('shape')}; result_count: {item.get('result_count')}",
+             f"- tagger labels: {json.dumps(item.get('patterns', {}), sort_keys=True)}",
+             f"- composed labels: {json.dumps(prov.get('composed_patterns', {}), sort_keys=True)}",
+             f"- slots: {json.dumps(prov.get('slots', {}), ensure_ascii=False, sort_keys=True)}", "",
+             "```sparql", item["sparql"].rstrip(), "```", ""]
+    for lang, field in (("it", "nl_variants"), ("en", "nl_en_variants")):
+        generic = item["nl"] if lang == "it" else item["nl_en"]
+        lines.append(f"- {lang} generic: {generic}")
+        for persona in PERSONAS[1:]:
+            lines.append(f"- {lang} {persona}: {item.get(field, {}).get(persona, '(missing)')}")
+    if kb is not None:
+        lines += ["", "What the gold returns:"]
+        try:
+            lines += describe(kb.select(item["sparql"]))
+        except Nl2SparqlError as exc:
+            lines.append(f"- failed: {exc}")
+    return "\n".join(lines) + "\n"
+
+
+def open_store(store: str | None, timeout: float):
+    """The KB to execute on (None without ``--store``)."""
+    if not store:
+        return None
+    from nl2sparql.kb import open_kb
+    return open_kb(store=store, timeout=timeout, max_rows=100_000)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point (``draw``, ``sheet``, ``check``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_draw = sub.add_parser("draw", help="draw the audit sample from a pool")
+    p_draw.add_argument("pool", type=Path)
+    p_draw.add_argument("--n", type=int, default=50)
+    p_draw.add_argument("--seed", type=int, default=15)
+    p_draw.add_argument("--out", type=Path, required=True)
+    p_sheet = sub.add_parser("sheet", help="write the reading sheet of a drawn sample")
+    p_sheet.add_argument("sample", type=Path)
+    p_sheet.add_argument("--out", type=Path, required=True)
+    p_check = sub.add_parser("check", help="run query files and describe what they return")
+    p_check.add_argument("queries", type=Path, nargs="+")
+    for p in (p_sheet, p_check):
+        p.add_argument("--store", help="on-disk store of the mirror (as for nl2sparql-gen --store)")
+        p.add_argument("--timeout", type=float, default=60.0)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "draw":
+            pool, digest = read_pool(args.pool)
+            drawn = draw(pool, args.n, args.seed)
+            write_jsonl(args.out, drawn)
+            print(f"drew {len(drawn)} of {len(pool)} items (seed {args.seed}; pool sha256 {digest[:16]}) "
+                  f"→ {args.out}")
+            print("positions:", " ".join(str(d["pool_index"]) for d in drawn))
+        elif args.command == "sheet":
+            drawn = [obj for _, obj in iter_jsonl(args.sample)]
+            kb = open_store(args.store, args.timeout)
+            text = "# Audit reading sheet\n\n" + "\n".join(section(d, kb) for d in drawn)
+            from nl2sparql.fileio import atomic_write_text
+            atomic_write_text(args.out, text)
+            print(f"wrote {len(drawn)} sections → {args.out}")
+        else:
+            kb = open_store(args.store, args.timeout)
+            if kb is None:
+                raise SystemExit("check needs --store (the mirror store the gold runs on)")
+            for path in args.queries:
+                print(f"# {path}")
+                print("\n".join(describe(kb.select(path.read_text(encoding="utf-8")))))
+    except Nl2SparqlError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
