@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             if kb is None:
                 raise SystemExit("check needs --store (the mirror store the gold runs on)")
             for path in args.queries:
+                if not path.is_file():
+                    raise SystemExit(f"{path}: no such query file (write the variant there first)")
                 print(f"# {path}")
                 print("\n".join(describe(kb.select(path.read_text(encoding="utf-8")))))
     except Nl2SparqlError as exc:
