@@ -3,6 +3,7 @@
     python bench/audit/sample.py draw POOL.jsonl --n 50 --seed 15 --out /tmp/audit/sample.jsonl
     python bench/audit/sample.py sheet /tmp/audit/sample.jsonl --store STORE --out /tmp/audit/sheet.md
     python bench/audit/sample.py check QUERY.rq [QUERY2.rq ...] --store STORE
+    python bench/audit/sample.py facet /tmp/audit/sample.jsonl K --facet Parmigiano,parmigiano --facet complitPos --store STORE
 
 ``draw`` picks positions, not contents: ``random.Random(seed).sample(range(len(pool)), n)``,
 sorted, so the same seed reads the same positions of any pool of the same size, before or
@@ -11,7 +12,9 @@ after a generator change, and nothing about an item influences whether it is dra
 slots, the gold SPARQL, the generic question and every persona variant in both languages,
 and (with ``--store``) what the gold really returns: rows, distinct values per column and
 the first rows. ``check`` runs hand-written variants of a gold (e.g. a facet made OPTIONAL)
-and prints the same figures, so the auditor can compare them with the gold's.
+and prints the same figures, so the auditor can compare them with the gold's. ``facet``
+makes that variant for the facet check (PROTOCOL.md §3.1 rule 3): it moves the named
+facets' triples into OPTIONAL and prints the distinct ``?lemma`` counts of both.
 
 The sample and the sheet are derived from the mirror: write them outside the repository.
 """
@@ -92,8 +95,77 @@ def open_store(store: str | None, timeout: float):
     return open_kb(store=store, timeout=timeout, max_rows=100_000)
 
 
+def optional_variant(query: str, groups: list[list[str]]) -> str:
+    """``query`` with each facet moved into ``OPTIONAL { }`` at the end of its group.
+
+    A facet is the set of triple lines containing any of a group's substrings (e.g.
+    ``["Parmigiano", "parmigiano"]`` for the translation chain, ``["complitPos"]`` for the
+    CompL-it POS). Lines inside ``SERVICE`` (indented twice, as the generator renders them)
+    go into an OPTIONAL at the end of the SERVICE block, the others at the end of WHERE.
+    Placing OPTIONAL last keeps the required patterns on its left (PROTOCOL.md §3.1 rule 3).
+    """
+    lines = query.splitlines()
+    def matching(group: list[str]) -> list[int]:
+        return [i for i, ln in enumerate(lines) if ln.rstrip().endswith(".") and any(g in ln for g in group)]
+
+    for group in groups:
+        if not matching(group):
+            raise SystemExit(f"no triple line matches {group}: check the facet's variable names in the sheet")
+        for inside in (True, False):  # indices are recomputed: the first pass deletes lines
+            idx = [i for i in matching(group) if lines[i].startswith("    ") == inside]
+            if not idx:
+                continue
+            block = "OPTIONAL { " + " ".join(lines[i].strip() for i in idx) + " }"
+            for i in reversed(idx):
+                del lines[i]
+            if inside:
+                service = next(i for i, ln in enumerate(lines) if ln.strip().startswith("SERVICE"))
+                end = next(i for i in range(service, len(lines)) if lines[i] == "  }")
+                lines.insert(end, "    " + block)
+            else:
+                lines.insert(max(i for i, ln in enumerate(lines) if ln == "}"), "  " + block)
+    return "\n".join(lines) + "\n"
+
+
+def entity_count(kb, query: str) -> tuple[str, str]:
+    """``(distinct ?lemma, rows)`` of a list query: projection replaced, ORDER BY/LIMIT/GROUP BY dropped."""
+    out = []
+    for ln in query.splitlines():
+        if ln.startswith("SELECT"):
+            ln = "SELECT (COUNT(DISTINCT ?lemma) AS ?lemmas) (COUNT(*) AS ?rows) WHERE {"
+        if not ln.startswith(("ORDER BY", "LIMIT", "GROUP BY", "HAVING")):
+            out.append(ln)
+    row = kb.select("\n".join(out)).rows[0]
+    return row[0].value, row[1].value
+
+
+def run_check(kb, paths: list[Path]) -> None:
+    """Describe what each query file returns."""
+    for path in paths:
+        if not path.is_file():
+            raise SystemExit(f"{path}: no such query file (write the variant there first)")
+        print(f"# {path}")
+        print("\n".join(describe(kb.select(path.read_text(encoding="utf-8")))))
+
+
+def run_facet(kb, sample: Path, k: int, groups: list[list[str]], out_dir: Path) -> None:
+    """Compare a list gold's entities with its all-facets-OPTIONAL variant, and each facet alone."""
+    drawn = {obj["k"]: obj["item"] for _, obj in iter_jsonl(sample)}
+    if k not in drawn:
+        raise SystemExit(f"item {k} is not in {sample} (k runs from 1 to {len(drawn)})")
+    gold = drawn[k]["sparql"]
+    variant = optional_variant(gold, groups)
+    from nl2sparql.fileio import atomic_write_text
+    atomic_write_text(out_dir / f"{k}_optional.rq", variant)
+    lemmas, rows = entity_count(kb, gold)
+    all_lemmas, all_rows = entity_count(kb, variant)
+    alone = ", ".join(f"{g[0]}: {entity_count(kb, optional_variant(gold, [g]))[0]}" for g in groups)
+    print(f"k={k}: gold {lemmas} lemmas / {rows} rows; facets OPTIONAL {all_lemmas} lemmas / {all_rows} rows; "
+          f"one facet OPTIONAL at a time: {alone}  (variant → {out_dir / f'{k}_optional.rq'})")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (``draw``, ``sheet``, ``check``)."""
+    """Command-line entry point (``draw``, ``sheet``, ``check``, ``facet``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_draw = sub.add_parser("draw", help="draw the audit sample from a pool")
@@ -106,7 +178,13 @@ def main(argv: list[str] | None = None) -> int:
     p_sheet.add_argument("--out", type=Path, required=True)
     p_check = sub.add_parser("check", help="run query files and describe what they return")
     p_check.add_argument("queries", type=Path, nargs="+")
-    for p in (p_sheet, p_check):
+    p_facet = sub.add_parser("facet", help="facet check: gold vs. its facets made OPTIONAL (entity counts)")
+    p_facet.add_argument("sample", type=Path)
+    p_facet.add_argument("k", type=int)
+    p_facet.add_argument("--facet", action="append", required=True, metavar="SUBSTR[,SUBSTR…]",
+                         help="substrings naming one facet's triple lines (repeat per facet)")
+    p_facet.add_argument("--out-dir", type=Path, default=Path("/tmp/audit/checks"))
+    for p in (p_sheet, p_check, p_facet):
         p.add_argument("--store", help="on-disk store of the mirror (as for nl2sparql-gen --store)")
         p.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args(argv)
@@ -118,22 +196,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"drew {len(drawn)} of {len(pool)} items (seed {args.seed}; pool sha256 {digest[:16]}) "
                   f"→ {args.out}")
             print("positions:", " ".join(str(d["pool_index"]) for d in drawn))
-        elif args.command == "sheet":
+            return 0
+        kb = open_store(args.store, args.timeout)
+        if args.command == "sheet":
             drawn = [obj for _, obj in iter_jsonl(args.sample)]
-            kb = open_store(args.store, args.timeout)
             text = "# Audit reading sheet\n\n" + "\n".join(section(d, kb) for d in drawn)
             from nl2sparql.fileio import atomic_write_text
             atomic_write_text(args.out, text)
             print(f"wrote {len(drawn)} sections → {args.out}")
+            return 0
+        if kb is None:
+            raise SystemExit(f"{args.command} needs --store (the mirror store the gold runs on)")
+        if args.command == "check":
+            run_check(kb, args.queries)
         else:
-            kb = open_store(args.store, args.timeout)
-            if kb is None:
-                raise SystemExit("check needs --store (the mirror store the gold runs on)")
-            for path in args.queries:
-                if not path.is_file():
-                    raise SystemExit(f"{path}: no such query file (write the variant there first)")
-                print(f"# {path}")
-                print("\n".join(describe(kb.select(path.read_text(encoding="utf-8")))))
+            run_facet(kb, args.sample, args.k, [f.split(",") for f in args.facet], args.out_dir)
     except Nl2SparqlError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
