@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-__all__ = ["search", "get", "format_for_prompt", "export_catalog", "load_catalog", "occurrence_counts",
+__all__ = ["search", "search_result", "get", "format_for_prompt", "export_catalog", "load_catalog",
+           "occurrence_counts",
            "Entry", "Hit", "Counts", "OntologyIndex", "DEFAULT_WEIGHTS"]
 
 
@@ -50,6 +51,32 @@ def search(query: str, k: int = 5, kb=None, patterns: Mapping[str, float] | None
     index = get_index(embedder, weights)
     counts = occurrence_counts(kb) if kb is not None else None
     return index.search(query, k, counts=counts, patterns=patterns)
+
+
+def search_result(query: str, k: int = 5, kb=None, patterns: Mapping[str, float] | None = None, *,
+                  weights: Mapping[str, float] | None = None, embedder: str | None = None) -> dict:
+    """:func:`search` as one JSON-ready dict: the hits plus what produced them.
+
+    Keys: ``query``, ``k``, ``detected_patterns`` (or the ``patterns`` given),
+    ``weights`` (the active components, renormalised), ``warnings`` (e.g. dense
+    search off), ``kb`` and ``counts_fingerprint`` (``None`` without a KB), ``hits``.
+    """
+    from .search import COMPONENTS, get_index
+    index = get_index(embedder, weights)
+    counts = occurrence_counts(kb) if kb is not None else None
+    if patterns is None:
+        from ..patterns import detect_patterns
+        patterns = detect_patterns(query) if (query or "").strip() else {}
+    hits = index.search(query, k, counts=counts, patterns=patterns)
+    active = {c: index.weights[c] for c in COMPONENTS
+              if not (c == "dense" and index.embeddings is None) and not (c == "occurrence" and counts is None)}
+    total = sum(active.values()) or 1.0
+    return {"query": query, "k": k, "detected_patterns": dict(patterns),
+            "weights": {c: round(w / total, 4) for c, w in active.items()},
+            "warnings": list(index.warnings) + (counts.errors if counts is not None else []),
+            "kb": counts.kb if counts is not None else None,
+            "counts_fingerprint": counts.fingerprint if counts is not None else None,
+            "hits": [hit.to_dict() for hit in hits]}
 
 
 def format_for_prompt(hits: Sequence, *, usage: int = 2) -> str:

@@ -10,8 +10,11 @@ For a query ``q`` and a catalogue entry ``e``:
 * ``pattern(e)``    = the highest confidence, among the patterns detected in the
   question (:func:`nl2sparql.patterns.detect_patterns`), of a pattern the entry
   relates to;
-* ``occurrence(e)`` = log(1 + count) / log(1 + the largest count), the entry's
-  occurrences in the KB in use (inactive without a KB).
+* ``occurrence(e)`` = min(1, log(1 + count) / log(1 + :data:`OCCURRENCE_SATURATION`)),
+  from the entry's occurrences in the KB in use (inactive without a KB). It
+  saturates so that a term's presence counts, not its sheer frequency: terms
+  absent from the data sink, but the most frequent generic ones (writtenRep)
+  do not rise above a rarer relation that fits the question.
 
 ``score(e)`` is the weighted sum with the weights of the active components
 renormalised to 1 (:data:`DEFAULT_WEIGHTS`). Without a usable embedder the
@@ -36,7 +39,9 @@ from .catalog import Catalog, Entry, load_catalog
 from .counts import Counts
 
 COMPONENTS = ("dense", "bm25", "pattern", "occurrence")
-DEFAULT_WEIGHTS: dict[str, float] = {"dense": 0.5, "bm25": 0.3, "pattern": 0.1, "occurrence": 0.1}
+DEFAULT_WEIGHTS: dict[str, float] = {"dense": 0.6, "bm25": 0.3, "pattern": 0.1, "occurrence": 0.1}
+#: Occurrences from which a term gets the full occurrence boost.
+OCCURRENCE_SATURATION = 100
 
 
 @dataclass
@@ -119,8 +124,8 @@ class OntologyIndex:
                                        for e in self.entries])
         totals = [counts.total(e.curie) if counts is not None else None for e in self.entries]
         if counts is not None:
-            logs = np.asarray([math.log1p(t) if t else 0.0 for t in totals])
-            parts["occurrence"] = _scaled(logs)
+            top = math.log1p(OCCURRENCE_SATURATION)
+            parts["occurrence"] = np.asarray([min(1.0, math.log1p(t) / top) if t else 0.0 for t in totals])
         weights = {c: self.weights[c] for c in COMPONENTS if parts[c] is not None}
         total_weight = sum(weights.values()) or 1.0
         score = sum((w / total_weight) * parts[c] for c, w in weights.items())
@@ -158,6 +163,20 @@ def get_index(embedder: str | None = None, weights: Mapping[str, float] | None =
         if key not in _INDEXES:
             _INDEXES[key] = OntologyIndex(embedder=embedder, weights=weights)
         return _INDEXES[key]
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """``"dense=0.6,bm25=0.3"`` → ``{"dense": 0.6, "bm25": 0.3}`` (checked); empty → ``{}``."""
+    out: dict[str, float] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep:
+            raise ConfigError(f"bad weight {part.strip()!r}: write NAME=NUMBER, e.g. dense=0.6,bm25=0.3")
+        out[name.strip()] = value.strip()  # type: ignore[assignment]  (checked below)
+    _check_weights(out)
+    return {k: float(v) for k, v in out.items()}
 
 
 def _check_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
