@@ -148,3 +148,30 @@ def test_mirror_counts_match_the_mirror_manifest(mirror_store, shared_dir, tmp_p
         curie = name.replace("compl-it:", "complit:")
         assert counts.by_place[curie] == {"outside": 0, "service": n}, curie
     assert counts.total("elita:HasEmotion") == manifest["stats"]["elita_HasEmotion"]
+
+
+def test_counts_over_http_with_an_unreachable_service(monkeypatch):
+    """A real SPARQL endpoint on 127.0.0.1 whose SERVICE clauses fail: LiITA counts, bounded retries."""
+    from test_kb_remote import Scripted, SparqlServer
+
+    from nl2sparql.kb import Limits
+    from nl2sparql.kb.remote import RemoteKB
+    from nl2sparql.ontology.counts import GIVE_UP_AFTER
+
+    server = SparqlServer()
+    evaluate = server._evaluate
+    monkeypatch.setattr(server, "_evaluate", lambda q: Scripted(502, b"no federation here")
+                        if q and "SERVICE" in q else evaluate(q))
+    server.start()
+    try:
+        kb = RemoteKB(server.url, limits=Limits(timeout=5), retries=0)
+        counts = occurrence_counts(kb, cache=False)
+    finally:
+        server.stop()
+    assert counts.kb == f"endpoint:{server.url}" and counts.fingerprint.endswith("service=?")
+    assert counts.by_place["lila:Lemma"] == {"outside": 3, "service": None}
+    assert counts.total("lila:Lemma") == 3 and counts.total("lila:verb") == 1
+    assert counts.by_place["skos:definition"] == {"outside": 0, "service": None}  # known 0, unknown
+    assert any("not counted after" in e for e in counts.errors)
+    service_requests = [r for r in server.requests if r.query and "SERVICE" in r.query]
+    assert len(service_requests) <= 1 + 3 * (1 + GIVE_UP_AFTER)  # fingerprint + per kind: grouped + tries

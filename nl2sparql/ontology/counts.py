@@ -6,7 +6,9 @@ by the triples that point at them. Every term is counted twice, outside any
 SERVICE (the LiITA union graph) and inside ``SERVICE <CompL-it>``, so the
 numbers are real for the embedded sample, an on-disk store or an endpoint.
 A grouped query that fails (a timeout on a large endpoint) is retried term by
-term; a term that still fails has count ``None`` and the error is recorded.
+term; a term that still fails has count ``None`` and the error is recorded
+(after :data:`GIVE_UP_AFTER` failures in a row the rest of the group is not
+tried). Counts with errors are returned but not cached.
 
 The result is cached as JSON in ``<cache>/ontology/`` under a key made of the
 KB's description, a fingerprint (its triple counts outside and inside the
@@ -30,6 +32,8 @@ from ..namespaces import COMPLIT_SERVICE
 from .catalog import Catalog, Entry, load_catalog
 
 CACHE_VERSION = 1
+#: Consecutive per-term failures after which the rest of a group is not tried.
+GIVE_UP_AFTER = 3
 PLACES = ("outside", "service")
 _FINGERPRINTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 #: The WHERE pattern counted for each kind of term (``?t`` is the term).
@@ -91,7 +95,7 @@ def occurrence_counts(kb, *, catalog: Catalog | None = None, refresh: bool = Fal
             for curie, n in _count_group(kb, group, kind, place, timeout, errors).items():
                 by_place[curie][place] = n
     counts = Counts(description, fingerprint, by_place, errors, time.perf_counter() - start,
-                    path=str(path))
+                    path=str(path) if cache else None)
     if cache and not errors:  # a partial result is not cached: the next call tries again
         try:
             atomic_write_text(path, json.dumps(counts.to_dict(), ensure_ascii=False, indent=1))
@@ -152,12 +156,22 @@ def _count_group(kb, group: list[Entry], kind: str, place: str, timeout: float,
     except QueryError:
         pass
     out: dict[str, int | None] = {}
-    for entry in group:
+    failures = 0
+    for n, entry in enumerate(group):
         try:
             out.update(_run(kb, [entry], kind, place, min(timeout, 20.0)))
+            failures = 0
         except QueryError as exc:
             out[entry.curie] = None
             errors.append(f"{entry.curie} ({place}): {exc}")
+            failures += 1
+            if failures == GIVE_UP_AFTER:  # an unreachable place: do not try every term
+                rest = group[n + 1:]
+                out.update({e.curie: None for e in rest})
+                if rest:
+                    errors.append(f"{len(rest)} more {kind} term(s) ({place}) not counted after "
+                                  f"{GIVE_UP_AFTER} failures in a row")
+                break
     return out
 
 
