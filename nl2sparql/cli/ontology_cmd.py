@@ -47,7 +47,7 @@ def search(
 ) -> None:
     """Find the classes and properties that match DESCRIPTION (embeddings + BM25 + pattern and occurrence boosts)."""
     from ..ontology import search_result
-    from ..ontology.search import parse_weights
+    from ..ontology.index import parse_weights
 
     if k < 1:
         raise ConfigError(f"-k must be at least 1 (got {k})")

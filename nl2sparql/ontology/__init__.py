@@ -45,9 +45,9 @@ def search(query: str, k: int = 5, kb=None, patterns: Mapping[str, float] | None
     with counts measured on it; ``patterns`` (``{label: confidence}``) replaces
     the patterns detected in ``query``; ``weights`` override the component
     weights; ``embedder`` picks the dense model (``"none"``: BM25 + boosts).
-    Returns :class:`~nl2sparql.ontology.search.Hit` objects (``.to_dict()`` is JSON).
+    Returns :class:`~nl2sparql.ontology.index.Hit` objects (``.to_dict()`` is JSON).
     """
-    from .search import get_index
+    from .index import get_index
     index = get_index(embedder, weights)
     counts = occurrence_counts(kb) if kb is not None else None
     return index.search(query, k, counts=counts, patterns=patterns)
@@ -58,10 +58,12 @@ def search_result(query: str, k: int = 5, kb=None, patterns: Mapping[str, float]
     """:func:`search` as one JSON-ready dict: the hits plus what produced them.
 
     Keys: ``query``, ``k``, ``detected_patterns`` (or the ``patterns`` given),
+    ``named_words_ignored`` (words the question names as data, left out of the matching),
     ``weights`` (the active components, renormalised), ``warnings`` (e.g. dense
     search off), ``kb`` and ``counts_fingerprint`` (``None`` without a KB), ``hits``.
     """
-    from .search import COMPONENTS, get_index
+    from ..translate.text import fold
+    from .index import COMPONENTS, get_index, named_words
     index = get_index(embedder, weights)
     counts = occurrence_counts(kb) if kb is not None else None
     if patterns is None:
@@ -71,7 +73,8 @@ def search_result(query: str, k: int = 5, kb=None, patterns: Mapping[str, float]
     active = {c: index.weights[c] for c in COMPONENTS
               if not (c == "dense" and index.embeddings is None) and not (c == "occurrence" and counts is None)}
     total = sum(active.values()) or 1.0
-    return {"query": query, "k": k, "detected_patterns": dict(patterns),
+    ignored = [w for w in named_words(query) if fold(w) not in index.label_words]
+    return {"query": query, "k": k, "detected_patterns": dict(patterns), "named_words_ignored": ignored,
             "weights": {c: round(w / total, 4) for c, w in active.items()},
             "warnings": list(index.warnings) + (counts.errors if counts is not None else []),
             "kb": counts.kb if counts is not None else None,
@@ -143,7 +146,7 @@ def __getattr__(name: str):
     if name in ("Entry", "Catalog"):
         from . import catalog as module
     elif name in ("Hit", "OntologyIndex", "DEFAULT_WEIGHTS"):
-        from . import search as module
+        from . import index as module
     elif name == "Counts":
         from . import counts as module
     else:

@@ -17,7 +17,9 @@ For a query ``q`` and a catalogue entry ``e``:
   do not rise above a rarer relation that fits the question.
 
 ``score(e)`` is the weighted sum with the weights of the active components
-renormalised to 1 (:data:`DEFAULT_WEIGHTS`). Without a usable embedder the
+renormalised to 1 (:data:`DEFAULT_WEIGHTS`). The words a question names as
+data (the lemma in "iponimi di «animale»", found by the translator's slot
+reader) are removed before matching: they say which word, not which term. Without a usable embedder the
 dense component is dropped and a warning says why (BM25 + boosts only).
 Entry embeddings are cached in ``<cache>/ontology/`` (key: embedder + texts).
 """
@@ -74,15 +76,17 @@ class OntologyIndex:
                  weights: Mapping[str, float] | None = None, cache: bool = True,
                  cache_root: Path | None = None):
         from ..translate.bm25 import BM25Index, TokenTable
-        from ..translate.text import tokenize
 
         self.catalog = catalog or load_catalog()
         self.entries: list[Entry] = list(self.catalog)
         self.warnings: list[str] = []
         self.weights = _check_weights(weights)
-        self._tokenize = tokenize
-        docs = [tokenize(_document(e)) for e in self.entries]
+        docs = [_terms(_document(e)) for e in self.entries]
         self.bm25 = BM25Index(TokenTable.from_docs(docs))
+        from ..translate.text import fold
+        #: Folded labels and aliases: named words that must not be removed from a query.
+        self.label_words = frozenset(fold(t) for e in self.entries for lang in ("en", "it")
+                                     for t in (e.label[lang], *e.aliases.get(lang, ())))
         self.texts: list[str] = []
         owners: list[int] = []
         for i, entry in enumerate(self.entries):
@@ -114,12 +118,13 @@ class OntologyIndex:
         if patterns is None:
             from ..patterns import detect_patterns
             patterns = detect_patterns(query)
+        text = without_named_words(query, self.label_words)
         n = len(self.entries)
         parts: dict[str, np.ndarray | None] = {"dense": None, "bm25": None, "pattern": None, "occurrence": None}
         matched = [""] * n
         if self.embeddings is not None:
-            parts["dense"], matched = self._dense(query)
-        parts["bm25"] = _scaled(self.bm25.scores(self._tokenize(query)))
+            parts["dense"], matched = self._dense(text)
+        parts["bm25"] = _scaled(self.bm25.scores(_terms(text)))
         parts["pattern"] = np.asarray([max((float(patterns.get(p, 0.0)) for p in e.patterns), default=0.0)
                                        for e in self.entries])
         totals = [counts.total(e.curie) if counts is not None else None for e in self.entries]
@@ -177,6 +182,38 @@ def parse_weights(text: str | None) -> dict[str, float]:
         out[name.strip()] = value.strip()  # type: ignore[assignment]  (checked below)
     _check_weights(out)
     return {k: float(v) for k, v in out.items()}
+
+
+def named_words(query: str) -> list[str]:
+    """The words ``query`` names as data (quoted words, "di X" lemmas, relation targets), per the slot reader."""
+    from ..translate.slots import extract_slots
+
+    slots = extract_slots(query)
+    found = [slots.word, *slots.quoted, slots.relation_target, slots.translation_target]
+    return [w for w in dict.fromkeys(found) if w]
+
+
+def without_named_words(query: str, keep: frozenset[str] = frozenset()) -> str:
+    """``query`` without its :func:`named_words` (unchanged when nothing else would be left).
+
+    Words whose folded form is in ``keep`` stay: a named word that is itself a
+    catalogue label ("l'emozione della rabbia") is what the question looks for.
+    """
+    from ..translate.text import fold
+
+    text = query
+    for word in named_words(query):
+        if fold(word) in keep:
+            continue
+        text = re.sub(rf"(?<!\w)[«\"'‘“]?{re.escape(word)}[»\"'’”]?(?!\w)", " ", text, flags=re.IGNORECASE)
+    return text if re.search(r"\w", text) else query
+
+
+def _terms(text: str) -> list[str]:
+    """BM25 terms: the retriever's tokens, with an Italian plural in -i folded (contrari / contrario)."""
+    from ..translate.text import tokenize
+
+    return [t[:-1] if len(t) >= 6 and t.endswith("i") and t.isalpha() else t for t in tokenize(text)]
 
 
 def _check_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
