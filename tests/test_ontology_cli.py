@@ -74,7 +74,7 @@ def _one_line_error(args: list[str], needle: str) -> None:
 
 
 def test_bad_arguments_are_one_clear_line(tmp_path):
-    _one_line_error(["ontology", "search", "x", "-k", "0"], "-k must be at least 1")
+    _one_line_error(["ontology", "search", "x", "-k", "0"], "k must be at least 1")
     _one_line_error(["ontology", "search", "x", "--weights", "dense"], "NAME=NUMBER")
     _one_line_error(["ontology", "search", "  "], "non-empty description")
     _one_line_error(["ontology", "show", "lexinfo:hypernim"], "did you mean lexinfo:hypernym")

@@ -14,18 +14,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import ConfigError, DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, console, err_console, friendly, open_kb_from_options,
-                     print_json)
+from ..errors import DataError
+from .common import EndpointOpt, JsonOpt, StoreOpt, console, err_console, friendly, kb_choice, print_json
 
 app = typer.Typer(name="ontology", no_args_is_help=True, rich_markup_mode="rich",
                   help="Search, show and export the catalogue of LiITA classes and properties.")
 
 NoCountsOpt = Annotated[bool, typer.Option("--no-counts", help="Do not measure occurrence counts on a KB.")]
-
-
-def _kb(store, endpoint, no_counts: bool):
-    return None if no_counts else open_kb_from_options(store, endpoint)
 
 
 @app.command("search")
@@ -46,31 +41,23 @@ def search(
     json_output: JsonOpt = False,
 ) -> None:
     """Find the classes and properties that match DESCRIPTION (embeddings + BM25 + pattern and occurrence boosts)."""
-    from ..ontology import search_result
-    from ..ontology.index import parse_weights
+    from .. import api
 
-    if k < 1:
-        raise ConfigError(f"-k must be at least 1 (got {k})")
-    parsed = parse_weights(weights)
-    kb = _kb(store, endpoint, no_counts)
-    try:
-        result = search_result(description, k, kb, weights=parsed or None, embedder=embedder)
-    finally:
-        if kb is not None:
-            kb.close()
+    result = api.search_ontology(description, k=k, kb=kb_choice(store, endpoint), counts=not no_counts,
+                                 weights=weights, embedder=embedder)
     if json_output:
-        print_json(result)
+        print_json(result.to_dict())
         return
-    for note in result["warnings"]:
+    for note in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
     table = Table("#", "score", "term", "kind", "label (en / it)", "count", "where",
                   title=f"Ontology terms for: {escape(description)}")
-    for hit in result["hits"]:
+    for hit in result.hits:
         count = "—" if hit["count"] is None else f"{hit['count']:,}"
         table.add_row(str(hit["rank"]), f"{hit['score']:.3f}", escape(hit["curie"]), hit["kind"],
                       escape(f"{hit['label']['en']} / {hit['label']['it']}"), count, ", ".join(hit["where"]))
     console.print(table)
-    for hit in result["hits"]:
+    for hit in result.hits:
         for note in hit["notes"]:
             console.print(f"[bold]{escape(hit['curie'])}[/]: {escape(note)}", highlight=False, soft_wrap=True)
 
@@ -85,44 +72,33 @@ def show(
     json_output: JsonOpt = False,
 ) -> None:
     """Show one catalogue entry: meaning, domain and range, inverse, where it lives, notes and a usage query."""
-    from ..ontology import get, load_catalog, occurrence_counts
+    from .. import api
 
-    entry = get(term)
-    if entry is None:
-        import difflib
-        close = difflib.get_close_matches(term.strip(), [e.curie for e in load_catalog()], n=3, cutoff=0.6)
-        hint = f"did you mean {', '.join(close)}? " if close else ""
-        raise DataError(f"unknown ontology term {term!r}; {hint}find terms with `nl2sparql ontology search \"...\"`")
-    item = entry.to_dict()
-    kb = _kb(store, endpoint, no_counts)
-    if kb is not None:
-        try:
-            counts = occurrence_counts(kb)
-        finally:
-            kb.close()
-        item["count"], item["count_by_place"], item["counts_kb"] = (
-            counts.total(entry.curie), counts.by_place.get(entry.curie), counts.kb)
+    try:
+        item = api.ontology_term(term, kb=kb_choice(store, endpoint), counts=not no_counts)
+    except DataError as exc:
+        raise DataError(f"{exc} (`nl2sparql ontology search \"...\"`)") from None
     if json_output:
         print_json(item)
         return
-    console.print(f"[bold]{escape(entry.curie)}[/] ({entry.kind}) <{escape(entry.iri)}>", highlight=False)
-    console.print(f"{escape(entry.label['en'])} / {escape(entry.label['it'])}", highlight=False)
-    console.print(escape(entry.description["en"]), highlight=False, soft_wrap=True)
-    console.print(f"[dim]{escape(entry.description['it'])}[/]", highlight=False, soft_wrap=True)
+    console.print(f"[bold]{escape(item['curie'])}[/] ({item['kind']}) <{escape(item['iri'])}>", highlight=False)
+    console.print(f"{escape(item['label']['en'])} / {escape(item['label']['it'])}", highlight=False)
+    console.print(escape(item["description"]["en"]), highlight=False, soft_wrap=True)
+    console.print(f"[dim]{escape(item['description']['it'])}[/]", highlight=False, soft_wrap=True)
     for name in ("domain", "range", "inverse", "parent"):
         if item[name]:
             console.print(f"{name}: {escape(item[name])}", highlight=False)
-    if entry.symmetric:
+    if item.get("symmetric"):
         console.print("symmetric: yes")
-    console.print(f"where: {escape(entry.placement())}", highlight=False, soft_wrap=True)
+    console.print(f"where: {escape(item['placement'])}", highlight=False, soft_wrap=True)
     if "count" in item:
         console.print(f"count in {escape(item['counts_kb'])}: {item['count']} {item['count_by_place']}", highlight=False)
-    if entry.patterns:
-        console.print("patterns: " + ", ".join(entry.patterns))
-    for note in entry.notes:
+    if item.get("patterns"):
+        console.print("patterns: " + ", ".join(item["patterns"]))
+    for note in item.get("notes", []):
         console.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
     console.print("usage:")
-    console.print(escape(entry.usage), highlight=False, soft_wrap=True)
+    console.print(escape(item["usage"]), highlight=False, soft_wrap=True)
 
 
 @app.command("export")
@@ -137,15 +113,10 @@ def export(
     """Export the whole catalogue as one JSON resource (with occurrence counts from the KB in use)."""
     import json
 
+    from .. import api
     from ..fileio import atomic_write_text
-    from ..ontology import export_catalog
 
-    kb = _kb(store, endpoint, no_counts)
-    try:
-        resource = export_catalog(kb)
-    finally:
-        if kb is not None:
-            kb.close()
+    resource = api.ontology_catalog(kb=kb_choice(store, endpoint), counts=not no_counts)
     if out is None:
         print_json(resource)
         return
