@@ -41,7 +41,9 @@ def translate(
         show_default=False)] = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
-    timeout: TimeoutOpt = 20.0,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", help="Per-query time budget in seconds [default: 20]; with --llm also each LLM request's, "
+                          "and (rounds + 1) × it bounds the whole LLM translation.", show_default=False)] = None,
 ) -> None:
     """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds)."""
     from ..translate.translator import Translator
@@ -50,13 +52,21 @@ def translate(
         raise DataError("choose one of --offline and --llm")
     mode = "llm" if llm else "offline"
     needs_kb = execute or mode == "llm"
-    kb = open_kb_from_options(store, endpoint, timeout) if needs_kb else None
+    client = None
+    if mode == "llm":
+        from ..llm import LLMClient, LLMConfig
+        client = LLMClient(LLMConfig.resolve(timeout=timeout))
+        client.notify = lambda line: err_console.print(f"[dim]{escape(line)}[/]", highlight=False)
+    kb = open_kb_from_options(store, endpoint, 20.0 if timeout is None else timeout) if needs_kb else None
     try:
-        translator = Translator(pool, kb=kb, mode=mode, k=k, embedder=embedder, llm_rounds=rounds)
+        translator = Translator(pool, kb=kb, mode=mode, k=k, embedder=embedder, llm_rounds=rounds,
+                                llm_client=client)
         result = translator.translate(question, execute=execute)
     finally:
         if kb is not None:
             kb.close()
+        if client is not None:
+            client.close()
     if json_out:
         out = result.to_dict()
         out["notes"] = translator.warnings
