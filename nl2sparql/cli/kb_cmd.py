@@ -24,8 +24,10 @@ def info(store: StoreOpt = None, endpoint: EndpointOpt = None, timeout: TimeoutO
          json_output: JsonOpt = False,
          top: Annotated[int, typer.Option(help="Classes and properties to list per graph.")] = 15) -> None:
     """Graphs, triple counts, classes and properties (with counts) of the KB."""
+    from ..kb.base import check_count
     from ..kb.profile import compact, profile_kb
 
+    check_count(top, "--top", 1, 100_000)
     with open_kb_from_options(store, endpoint, timeout) as kb:
         with console.status("profiling the knowledge base…", spinner="dots"):
             profile = profile_kb(kb, timeout=timeout)
@@ -70,7 +72,10 @@ def read_query_argument(query: str) -> str:
         path = Path(query[1:])
         if not path.is_file():
             raise DataError(f"{path}: no such query file")
-        return path.read_text(encoding="utf-8")
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: not UTF-8 text (save the query as UTF-8)") from None
     return query
 
 

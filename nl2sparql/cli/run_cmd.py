@@ -22,12 +22,13 @@ def _patterns(values: Optional[List[str]]) -> Optional[list[str]]:
 
 
 @friendly
-def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool.")] = 300,
+def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool.")] = 300,
         seed: Annotated[int, typer.Option(help="Random seed: same seed and KB → identical pool.")] = 0,
         patterns: Annotated[Optional[List[str]], typer.Option(
             "--patterns", help="Only compose these pattern labels (repeat or comma-separate).")] = None,
         out: Annotated[Path, typer.Option(help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
         resume: Annotated[bool, typer.Option(help="Resume an interrupted run with the same settings.")] = False,
+        force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
         store: StoreOpt = None, endpoint: EndpointOpt = None,
         timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
         threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
@@ -93,16 +94,16 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         if extra:
             from ..pipelines.llm_steps import build_pipeline, record_llm
             pipeline = build_pipeline(config, kb, client, progress=factory)
-            manifest = record_llm(pipeline, pipeline.run(resume=resume), client)
+            manifest = record_llm(pipeline, pipeline.run(resume=resume, force=force), client)
         else:
-            manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume)
+            manifest = GenerationPipeline(config, kb, progress=factory).run(resume=resume, force=force)
     if client is not None:
         client.close()
     items = read_jsonl(out)
     stats = pool_stats(items)
     filt = next((s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter"), {})
     executed = filt.get("rows_in", 0) - filt.get("not_run", 0)
-    summary = {"out": str(out), "kept": len(items), "target": target, "rejected": manifest["rejected"],
+    summary = {"out": str(out), "kept": len(items), "target": config.target, "rejected": manifest["rejected"],
                "executed": executed, "seconds": round(time.perf_counter() - start, 2), "stats": stats,
                "manifest": str(cache_dir / f"{config.prefix}_manifest.json")}
     if client is not None:
@@ -115,7 +116,7 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         rejected.add_row(reason, str(n))
     console.print(rejected)
     render_stats(stats, console, title=str(out))
-    note = "" if len(items) >= target else f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
+    note = "" if len(items) >= config.target else f" [yellow](fewer than the {config.target} asked: the KB ran out of distinct examples)[/]"
     console.print(f"kept [bold]{len(items)}[/] examples in {summary['seconds']} s → {out}{note}")
     if filt.get("not_run"):
         console.print(f"[dim]executed {executed} of {filt['rows_in']} candidates: the filter stops once enough "
@@ -154,5 +155,5 @@ def export(pool: Annotated[Path, typer.Argument(help="Pool file (JSONL or JSON a
     from ..pipelines.export import export_pool
     from ..pipelines.storage import read_pool
 
-    n = export_pool(read_pool(pool), out, fmt, lang=lang, variants=variants, split=split)
+    n = export_pool(read_pool(pool), out, fmt, lang=lang, variants=variants, split=split, source=pool)
     console.print(f"wrote {n} {fmt} records to {out}")
