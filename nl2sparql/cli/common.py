@@ -11,7 +11,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Callable, List, Optional
 
 import typer
 from rich.console import Console
@@ -28,13 +28,17 @@ EndpointOpt = Annotated[Optional[str], typer.Option(
     "--endpoint", envvar="NL2SPARQL_ENDPOINT", help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.",
     show_default=False)]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time budget in seconds.")]
+ServiceOpt = Annotated[Optional[List[str]], typer.Option(
+    "--service", help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL "
+    "instead); repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
-def open_kb_from_options(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None):
-    """Open the KB chosen by ``--store`` / ``--endpoint`` (or the embedded sample)."""
+def open_kb_from_options(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,
+                         services: Optional[List[str]] = None):
+    """Open the KB chosen by ``--store`` / ``--endpoint`` (or the embedded sample) with the ``--service`` map."""
     from ..kb import open_kb
-    return open_kb(store=store, endpoint=endpoint, timeout=timeout)
+    return open_kb(store=store, endpoint=endpoint, timeout=timeout, services=services)
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly,
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, friendly,
                      open_kb_from_options, print_json)
 
 app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sample by default).",
@@ -97,6 +97,7 @@ def print_table(table, limit: int = 50) -> None:
 @friendly
 def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or - for stdin.")],
           store: StoreOpt = None, endpoint: EndpointOpt = None, timeout: TimeoutOpt = 20.0,
+          service: ServiceOpt = None,
           max_rows: Annotated[int, typer.Option(help="Row cap.")] = 10_000,
           json_output: JsonOpt = False,
           csv_output: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False) -> None:
@@ -104,7 +105,7 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
     from ..kb import open_kb
 
     text = read_query_argument(query)
-    with open_kb(store=store, endpoint=endpoint, timeout=timeout, max_rows=max_rows) as kb:
+    with open_kb(store=store, endpoint=endpoint, timeout=timeout, max_rows=max_rows, services=service) as kb:
         table = kb.execute(text)
     if json_output:
         print_json(table.to_json())

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import EndpointOpt, JsonOpt, StoreOpt, console, friendly, print_json
+from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, friendly, print_json
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
@@ -29,7 +29,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         out: Annotated[Path, typer.Option(help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
         resume: Annotated[bool, typer.Option(help="Resume an interrupted run with the same settings.")] = False,
         force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
-        store: StoreOpt = None, endpoint: EndpointOpt = None,
+        store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
         timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
         threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
@@ -73,7 +73,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         if client is not None:
             extra.update(llm_model=client.config.model, llm_fast_model=client.config.model_for("fast"),
                          llm_base_url=client.config.effective_base_url)
-    kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=max(1, threads))
+    kb = open_kb(store=store, endpoint=endpoint, timeout=timeout, workers=threads, services=service)
     config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out), oversample=oversample,
                        max_scan=max_scan, timeout=timeout, threads=threads, kb=kb.description,
                        cache_dir=str(cache_dir), extra=extra)

@@ -17,7 +17,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
                      open_kb_from_options, print_json)
 
 MAX_ROWS_SHOWN = 50
@@ -41,6 +41,7 @@ def translate(
         show_default=False)] = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: Annotated[Optional[float], typer.Option(
         "--timeout", help="Per-query time budget in seconds [default: 20]; with --llm also each LLM request's, "
                           "and (rounds + 1) × it bounds the whole LLM translation.", show_default=False)] = None,
@@ -57,7 +58,7 @@ def translate(
         from ..llm import LLMClient, LLMConfig
         client = LLMClient(LLMConfig.resolve(timeout=timeout))
         client.notify = lambda line: err_console.print(f"[dim]{escape(line)}[/]", highlight=False)
-    kb = open_kb_from_options(store, endpoint, 20.0 if timeout is None else timeout) if needs_kb else None
+    kb = open_kb_from_options(store, endpoint, 20.0 if timeout is None else timeout, service) if needs_kb else None
     try:
         translator = Translator(pool, kb=kb, mode=mode, k=k, embedder=embedder, llm_rounds=rounds,
                                 llm_client=client)
@@ -126,13 +127,14 @@ def validate(
     json_out: JsonOpt = False,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: TimeoutOpt = 20.0,
 ) -> None:
     """Check a SPARQL query against the LiITA rules (syntax, prefixes, SERVICE, entries, strings, execution)."""
     from ..translate.validate import is_blocking, repair, validate as run_validate
 
     query = _read_query(query_file)
-    kb = open_kb_from_options(store, endpoint, timeout) if execute else None
+    kb = open_kb_from_options(store, endpoint, timeout, service) if execute else None
     try:
         issues = run_validate(query, kb)
         fixed, fixes = repair(query) if fix else (None, [])
