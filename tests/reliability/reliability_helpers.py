@@ -137,7 +137,7 @@ def spawn(tool: str, *args: str, env: dict | None = None, **kw) -> subprocess.Po
     """``nl2sparql`` or ``nl2sparql-gen`` as a child process (output piped)."""
     module = "main" if tool == "nl2sparql" else "gen"
     code = f"import sys; from nl2sparql.cli.{module} import app; sys.argv[0] = {tool!r}; app()"
-    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-P", "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, **(env or {})}, **kw)
 
 
