@@ -7,13 +7,13 @@ from reliability_helpers import assert_one_line_error, gen
 
 from nl2sparql.errors import ConfigError, EndpointError, UnmappedService
 from nl2sparql.kb import open_kb
-from nl2sparql.kb.services import ServiceMap
 from nl2sparql.namespaces import COMPLIT_SERVICE
 
+#: Read queries that SPARQLWrapper's keyword regex (no word boundaries) takes for updates.
 READS_LIKE_UPDATES = [
-    "# data loaded yesterday\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1",
-    "PREFIX ex: <http://example.org/delete/>\nSELECT ?s WHERE { ?s ex:p ?o } LIMIT 1",
-    "PREFIX ex: <http://example.org/insert/>\nASK { ?s ex:p ?o }",
+    "PREFIX ex: <http://example.org/> # loaded yesterday\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1",
+    "PREFIX ex: <http://example.org/x/> #delete me later\nASK { ?s ex:p ?o }",
+    "PREFIX ex: <http://example.org/> # inserted by hand\nSELECT ?s WHERE { ?s ex:p ?o } LIMIT 1",
 ]
 
 
@@ -63,5 +63,7 @@ def test_endpoint_mapping_is_refused_on_the_embedded_store(clean_env):
 @pytest.mark.parametrize("entry", ["no-equals", "=graph", "ftp://x/=graph", "http://x/a b=graph",
                                    "http://x/../y=graph", f"{COMPLIT_SERVICE}=file:///etc/passwd"])
 def test_bad_service_entries(entry):
+    from nl2sparql.kb.services import ServiceMap
+
     with pytest.raises((ConfigError, EndpointError)):
         ServiceMap.parse([entry])
