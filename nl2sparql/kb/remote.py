@@ -70,7 +70,7 @@ class RemoteKB(KnowledgeBase):
         client.setQuery(query)
         client.queryType = _QUERY_TYPES[form]  # our parse, not SPARQLWrapper's keyword regex
         client.setMethod(POST)
-        client.setTimeout(max(0.5, min(timeout, deadline - time.monotonic())))
+        client.timeout = max(0.5, min(timeout, deadline - time.monotonic()))  # setTimeout() truncates to int
         client.setReturnFormat(JSON if form in ("select", "ask") else TURTLE)
         response = client.query().response
         chunks, size = [], 0
