@@ -222,9 +222,21 @@ class Pattern:
     """Base class of the catalogue entries (one subclass instance per label)."""
 
     label: ClassVar[str] = ""
+    #: Position in the catalogue (SCHEMA.md order): prompts, reports and ties follow it.
+    rank: ClassVar[int] = 0
     #: ``constraint`` (narrows a list), ``projection`` (adds columns or word facts),
     #: ``modifier`` (changes the query form) or ``standalone``.
     role: ClassVar[str] = "constraint"
+    #: The LiITA resource whose own entry for a lemma this pattern reads, and the properties that
+    #: mark such an entry (the multi-entry rule reads them: one variable per resource's entry).
+    resource: ClassVar[str | None] = None
+    entry_properties: ClassVar[tuple[str, ...]] = ()
+    #: LiITA rules that belong to this pattern (:class:`~nl2sparql.rules.Rule`); the registry adds them.
+    rules: ClassVar[tuple] = ()
+    #: What an LLM must know to write this pattern's block (prompts show it with the canonical block).
+    guidance: ClassVar[str] = ""
+    #: ``(shape, named word, slots)``: the build the prompts render as this pattern's canonical block.
+    example: ClassVar[tuple[str, str | None, dict] | None] = None
     #: Fact name → SPARQL returning rows whose first column is a lemma IRI.
     fact_queries: ClassVar[dict[str, str]] = {}
     #: ``(regex, weight)`` cues over lower-cased, accent-folded questions (IT and EN).

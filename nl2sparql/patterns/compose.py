@@ -21,7 +21,7 @@ from typing import Callable
 
 from ..sparql.model import IRI, Select, Triple, Values, Var, render
 from ..sparql.plan import Scan, first_scan
-from . import CATALOGUE
+from .catalogue import CATALOGUE
 from .base import Facts, Fragment, Frame, StandalonePattern, italian
 from .compositional import compositional_weight
 

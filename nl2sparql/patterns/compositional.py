@@ -31,6 +31,8 @@ class Compositional(Pattern):
     """Derived label (see module docstring)."""
 
     label = "COMPOSITIONAL"
+    rank = 150
+    guidance = ("Chain the constraints on the same ?lemma (and the same ?sense inside SERVICE).")
     role = "derived"
     shapes = ()
     question_cues = [

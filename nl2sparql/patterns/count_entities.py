@@ -18,6 +18,9 @@ class CountEntities(StandalonePattern):
     """Counts: a ``COUNT(DISTINCT …)`` over a list frame, or one of the catalogue's standalone counts."""
 
     label = "COUNT_ENTITIES"
+    rank = 110
+    guidance = ("Counts use COUNT(DISTINCT ?x) (with GROUP BY for per-value counts).")
+    example = ("standalone", None, {"kind": "by", "by": "pos"})
     shapes = ("count",)
     question_cues = [
         (r"\b(quant[ieoa]|how many|numero( totale)? di|number of|count(s|ing)?|conta(re|no)?|conteggi\w*|totale|total)\b",

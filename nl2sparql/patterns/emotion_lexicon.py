@@ -14,6 +14,12 @@ class EmotionLexicon(Pattern):
     """``?entry ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura`` (or project the emotion)."""
 
     label = "EMOTION_LEXICON"
+    rank = 10
+    guidance = (f"ELITA emotions: ?emotionEntry ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura (emotions "
+                f"{', '.join('elita:' + name for name in EMOTION)}; their labels are Italian, capitalised).")
+    example = ("list", None, {"mode": "constraint", "emotion": "Paura"})
+    resource = "ELITA"
+    entry_properties = ("elita:HasEmotion", "marl:Polarity")
     fact_queries = {
         "emotion": "SELECT DISTINCT ?lemma ?emotion WHERE { ?e ontolex:canonicalForm ?lemma ; "
                    "elita:HasEmotion ?emotion . ?lemma a lila:Lemma }",

@@ -27,6 +27,12 @@ class LexicalForm(Pattern):
     """``?entry ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . ?f ontolex:writtenRep ?form``."""
 
     label = "LEXICAL_FORM"
+    rank = 130
+    guidance = ("Inflected forms: ?formEntry ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . ?f ontolex:writtenRep "
+                "?form ; lexinfo:number lexinfo:plural (tense, verbFormMood, person, gender).")
+    example = ("word", "essere", {"feature": "future"})
+    resource = "the inflected forms"
+    entry_properties = ("ontolex:otherForm", "ontolex:lexicalForm")
     role = "projection"
     fact_queries = {
         "forms": "SELECT DISTINCT ?lemma ?feature WHERE { ?e ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . "

@@ -22,6 +22,12 @@ class LexicalRelation(Pattern):
     """Synonyms (``lexinfo:approximateSynonym``) and antonyms (``lexinfo:antonym``, CompL-it's antonymComp/Grad)."""
 
     label = "LEXICAL_RELATION"
+    rank = 80
+    guidance = ("Synonyms: lexinfo:approximateSynonym; antonyms: " + " or ".join(f"<{p}>" for p in ANTONYM_PROPS)
+                + " (use all three), between senses, inside SERVICE.")
+    example = ("list", None, {"relation": "synonym", "target": "paura"})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {
         "synonym": _fact(f"<{SYNONYM}>"),
         "antonym": _fact(" ".join(f"<{p}>" for p in ANTONYM_PROPS)),

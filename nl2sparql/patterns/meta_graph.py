@@ -4,16 +4,52 @@ from __future__ import annotations
 
 import random
 
-from ..namespaces import LIITA_GRAPH
+from ..namespaces import ELITA_GRAPH, LIITA_GRAPH
+from ..rules import Breach, Parsed, Rule
+from ..sparql.lexer import apply_edits, tokenize
 from ..sparql.model import IRI, Call, GraphBlock, Group, Select, Triple, Var
 from .base import Facts, Frame, StandalonePattern, frag
+
+#: The ELITA graph IRI as people mistype it: with the slash of the ``elita:`` namespace.
+ELITA_WITH_SLASH = ELITA_GRAPH + "/"
+
+
+def _graph_iri(query: str, parsed: Parsed):
+    if any(t.graph is not None and t.graph.kind == "iri" and t.graph.value == ELITA_WITH_SLASH for t in parsed.triples):
+        yield Breach(f"GRAPH <{ELITA_WITH_SLASH}> is empty: the ELITA graph is <{ELITA_GRAPH}> (the namespace has the "
+                     "slash, the graph IRI has none)", f"use GRAPH <{ELITA_GRAPH}>")
+
+
+def fix_graph_iris(query: str) -> tuple[str, list[str]]:
+    """``GRAPH <http://w3id.org/elita/>`` → ``GRAPH <http://w3id.org/elita>``."""
+    edits, fixes = [], []
+    tokens = tokenize(query)
+    for a, b in zip(tokens, tokens[1:]):
+        if a.upper == "GRAPH" and b.kind == "iri" and b.text[1:-1] == ELITA_WITH_SLASH:
+            edits.append((b.start, b.start + len(b.text), f"<{ELITA_GRAPH}>"))
+            fixes.append(f"GRAPH {b.text} → <{ELITA_GRAPH}>")
+    return apply_edits(query, edits), fixes
+
+
+GRAPH_IRI = Rule(
+    "graph_iri", "error",
+    f"The ELITA graph is GRAPH <{ELITA_GRAPH}> (no slash, although the elita: namespace has one); the Lemma Bank "
+    f"graph is <{LIITA_GRAPH}>.",
+    _graph_iri, fix=fix_graph_iris,
+    broken="PREFIX elita: <http://w3id.org/elita/>\n"
+           "SELECT ?e WHERE { GRAPH <http://w3id.org/elita/> { ?e elita:HasEmotion elita:Paura } }")
 
 
 class MetaGraph(StandalonePattern):
     """Graph listings and per-graph profiles; as a modifier, ``GRAPH <http://liita.it/data> { ?lemma a lila:Lemma }``."""
 
     label = "META_GRAPH"
+    rank = 120
+    guidance = ("Graph listings and profiles: GRAPH ?g { … } (GRAPH ?g {} lists the graphs without reading them); "
+                "lemmas of the Lemma Bank graph: GRAPH <http://liita.it/data> { ?lemma a lila:Lemma }.")
+    example = ("standalone", None, {"kind": "lemma_graphs"})
     fact_queries = {"graphs": "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }"}
+    rules = (GRAPH_IRI,)
     shapes = ("list", "count")
     question_cues = [
         (r"\b(graf[oi]|graphs?|named graphs?|dataset|sorgent[ei]|sources?|risors[ae] lessical[ei]"

@@ -62,6 +62,9 @@ class MorphoRegex(Pattern):
     """``FILTER(STRSTARTS|STRENDS|CONTAINS|REGEX(STR(?wr), …))``."""
 
     label = "MORPHO_REGEX"
+    rank = 100
+    guidance = ("Affixes on the written form: STRSTARTS / STRENDS / CONTAINS (STR(?wr), \"…\").")
+    example = ("list", None, {"kind": "suffix", "affix": "zione"})
     question_cues = [
         (r"\b(inizi\w*|comincia\w*|prefiss\w*|start\w*|begin\w*|prefix\w*)\b", 0.85),
         (r"\b(finisc\w*|termina\w*|suffiss\w*|end(s|ing)? (in|with)|suffix\w*)\b", 0.85),

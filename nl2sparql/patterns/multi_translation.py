@@ -13,6 +13,12 @@ class MultiTranslation(Pattern):
     """Project the Parmigiano and the Sicilian translations of ``?lemma``."""
 
     label = "MULTI_TRANSLATION"
+    rank = 40
+    guidance = ("Both dialects: the translation path once per dialect, each with its own Italian entry variable "
+                "(?itEntryParmigiano, ?itEntrySicilian).")
+    example = ("word", "acqua", {})
+    resource = "a dialect glossary"
+    entry_properties = ("vartrans:translatableAs",)
     role = "projection"
     question_cues = [
         (r"\b(entramb\w*|both|tutti e due|sia .* sia|sia .* che|multipl\w*|pi[uù] dialetti|several dialects)\b", 0.6),

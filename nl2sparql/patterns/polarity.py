@@ -13,6 +13,12 @@ class Polarity(Pattern):
     """``?sentix ontolex:canonicalForm ?lemma ; marl:hasPolarity marl:Negative ; marl:hasPolarityValue ?polarity``."""
 
     label = "POLARITY"
+    rank = 20
+    guidance = ("Sentix polarity is a separate entry: ?sentixEntry ontolex:canonicalForm ?lemma ; marl:hasPolarity "
+                f"{'|'.join('marl:' + name for name in POLARITY)} ; marl:hasPolarityValue ?value (-1..1).")
+    example = ("list", None, {"polarity": "Negative"})
+    resource = "Sentix"
+    entry_properties = ("marl:hasPolarity",)
     fact_queries = {
         "sentix": "SELECT DISTINCT ?lemma ?polarity ?value WHERE { ?s ontolex:canonicalForm ?lemma ; "
                   "marl:hasPolarity ?polarity ; marl:hasPolarityValue ?value . ?lemma a lila:Lemma }",

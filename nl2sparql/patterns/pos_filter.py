@@ -25,6 +25,9 @@ class PosFilter(Pattern):
     """``?lemma lila:hasPOS lila:noun`` [``; lila:hasGender lila:feminine``]."""
 
     label = "POS_FILTER"
+    rank = 90
+    guidance = ("Part of speech and gender on the lemma: lila:hasPOS lila:noun ; lila:hasGender lila:feminine.")
+    example = ("list", None, {"pos": "noun", "gender": "feminine"})
     fact_queries = {
         "gender": "SELECT DISTINCT ?lemma ?gender WHERE { ?lemma a lila:Lemma ; lila:hasGender ?gender . "
                   "FILTER(STRSTARTS(STR(?lemma), \"http://liita.it/data/id/lemma/\")) }",

@@ -8,10 +8,56 @@ with ``?x lexinfo:hyponym ?animaleSense``.
 from __future__ import annotations
 
 import random
+import re
 
-from ..namespaces import COMPLIT_SERVICE
+from ..namespaces import COMPLIT_SERVICE, PREFIXES
+from ..rules import Breach, Parsed, Rule
 from ..sparql.model import IRI, Path, Triple
 from .base import Facts, Frame, Pattern, related_to_named, frag, quote
+
+_LEX = PREFIXES["lexinfo"]
+_GENERAL = re.compile(r"hypernym|hyperonym|iperonim|general|broader", re.I)
+_SPECIFIC = re.compile(r"hyponym|iponim|specific|narrower", re.I)
+_WHOLE = re.compile(r"whole|holonym|olonim|intero", re.I)
+_PART = re.compile(r"part|meronym|meronim|component", re.I)
+#: relation → (what its subject is, what its object is), as name patterns and as words.
+_ENDS = {_LEX + "hyponym": (_SPECIFIC, _GENERAL, "?specific lexinfo:hyponym ?general"),
+         _LEX + "hypernym": (_GENERAL, _SPECIFIC, "?general lexinfo:hypernym ?specific"),
+         _LEX + "partMeronym": (_PART, _WHOLE, "?part lexinfo:partMeronym ?whole"),
+         _LEX + "partHolonym": (_WHOLE, _PART, "?whole lexinfo:partHolonym ?part")}
+
+
+def _named(name: str, kind: re.Pattern, other: re.Pattern) -> bool:
+    return bool(kind.search(name)) and not other.search(name)
+
+
+def _direction(query: str, parsed: Parsed):
+    """Variables named for one end of a relation used at the other end (the names say what the author meant)."""
+    for t in parsed.triples:
+        if len(t.p_iris) != 1 or t.p_iris[0] not in _ENDS or t.s.kind != "var" or t.o.kind != "var":
+            continue
+        subject_kind, object_kind, right = _ENDS[t.p_iris[0]]
+        s, o = (t.o, t.s) if t.inverse else (t.s, t.o)
+        if _named(s.value, object_kind, subject_kind) or _named(o.value, subject_kind, object_kind):
+            yield Breach(f"?{s.value} {short_relation(t.p_iris[0])} ?{o.value} reads the relation backwards: it is "
+                         f"{right}")
+            return
+
+
+def short_relation(iri: str) -> str:
+    """``lexinfo:hyponym`` for a lexinfo IRI."""
+    return "lexinfo:" + iri[len(_LEX):]
+
+
+RELATION_DIRECTION = Rule(
+    "relation_direction", "warning",
+    "Hypernymy points the 'wrong' way: ?specific lexinfo:hyponym ?general (hyponyms of animale are senses ?x with "
+    "?x lexinfo:hyponym ?animaleSense) and ?general lexinfo:hypernym ?specific; ?part lexinfo:partMeronym ?whole.",
+    _direction,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+           "PREFIX lexinfo: <http://www.lexinfo.net/ontology/3.0/lexinfo#>\n"
+           f"SELECT ?hyponym WHERE {{ SERVICE <{COMPLIT_SERVICE}> {{ ?animale ontolex:sense ?general . "
+           "?general lexinfo:hyponym ?hyponym } }")
 
 _REL = {
     "hyponym": "SELECT DISTINCT ?lemma ?g WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
@@ -27,7 +73,14 @@ class SemanticRelation(Pattern):
     """Hyponyms / parts of a named word (constraint), or hypernyms / wholes of a word (word fact)."""
 
     label = "SEMANTIC_RELATION"
+    rank = 70
+    guidance = ("Hyponyms of X: ?sense lexinfo:hyponym ?xSense; parts of X: ?sense lexinfo:partMeronym ?xSense; X's "
+                "sense belongs to a CompL-it word written X (STR(?xwr) = \"X\"), inside SERVICE.")
+    example = ("list", None, {"relation": "hypernym", "target": "animale"})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {"hypernym": _REL["hyponym"], "holonym": _REL["meronym"]}
+    rules = (RELATION_DIRECTION,)
     question_cues = [
         (r"\b(iponim\w*|iperonim\w*|hyponym\w*|hypernym\w*|tipi di|types? of|kinds? of|specie di"
          r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*(?! grammatical))\b", 0.85),

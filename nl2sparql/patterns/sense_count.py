@@ -13,6 +13,11 @@ class SenseCount(Pattern):
     """``COUNT(DISTINCT ?sense)`` per word, or lemmas with at least N senses."""
 
     label = "SENSE_COUNT"
+    rank = 60
+    guidance = ("Count senses inside SERVICE with COUNT(DISTINCT ?sense), grouped by the lemma.")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     role = "projection"
     fact_queries = {
         "senses": "SELECT ?lemma (COUNT(DISTINCT ?s) AS ?n) WHERE { ?word ontolex:canonicalForm ?lemma . "

@@ -18,6 +18,12 @@ class SenseDefinition(Pattern):
     """``?word ontolex:canonicalForm ?lemma . SERVICE <CompL-it> { ?word ontolex:sense ?sense . ?sense skos:definition ?definition }``."""
 
     label = "SENSE_DEFINITION"
+    rank = 50
+    guidance = ("Definitions: ?word ontolex:sense ?sense . ?sense skos:definition ?definition, inside SERVICE; search "
+                "them with CONTAINS(LCASE(STR(?definition)), \"…\").")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     role = "projection"
     fact_queries = {
         "definition": "SELECT DISTINCT ?lemma ?d WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "

@@ -19,6 +19,12 @@ class ServiceIntegration(Pattern):
     """Project the CompL-it part-of-speech label of the linked word."""
 
     label = "SERVICE_INTEGRATION"
+    rank = 140
+    guidance = ("The part of speech CompL-it records: ?word lexinfo:partOfSpeech ?pos, inside SERVICE (?word is "
+                "linked to ?lemma outside it).")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     role = "projection"
     fact_queries = {
         "complit": "SELECT DISTINCT ?lemma WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "

@@ -8,7 +8,7 @@ looks at keywords of a question.
 from __future__ import annotations
 
 from ..sparql.features import Features, analyze
-from . import CATALOGUE
+from .catalogue import CATALOGUE
 from .compositional import compositional_weight
 
 

@@ -10,9 +10,36 @@ from __future__ import annotations
 
 import random
 
+from ..namespaces import PREFIXES
+from ..rules import Breach, Parsed, Rule
+from ..rules.entries import side_of_entry
 from ..sparql.model import IRI, Lit, Triple, Values, Var
 from .base import Facts, Frame, Pattern, frag, quote
 from .vocab import DIALECT
+
+TRANSLATABLE = PREFIXES["vartrans"] + "translatableAs"
+
+
+def _direction(query: str, parsed: Parsed):
+    for t in parsed.triples:
+        if t.predicate != TRANSLATABLE:
+            continue
+        source, target = (t.o, t.s) if t.inverse else (t.s, t.o)
+        if side_of_entry(parsed, source) == "dialect" or side_of_entry(parsed, target) == "italian":
+            yield Breach("vartrans:translatableAs goes from the Italian entry to the dialect entry: here it starts "
+                         "from a dialect entry (or ends at an Italian one)")
+            return
+
+
+TRANSLATION_DIRECTION = Rule(
+    "translation_direction", "error",
+    "Dialect translations go from the Italian entry to the dialect entry: ?itEntry ontolex:canonicalForm ?lemma ; "
+    "vartrans:translatableAs ?dialectEntry, never the other way round.",
+    _direction,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n"
+           "PREFIX vartrans: <http://www.w3.org/ns/lemon/vartrans#>\nSELECT ?it WHERE { ?d ontolex:canonicalForm ?dl . "
+           "?dl dcterms:isPartOf <http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank> . "
+           "?d vartrans:translatableAs ?it }")
 
 
 def add_translation(frame: Frame, dialect: str) -> Var:
@@ -38,6 +65,12 @@ class Translation(Pattern):
     """Project the Sicilian or Parmigiano translation of ``?lemma``."""
 
     label = "TRANSLATION"
+    rank = 30
+    guidance = ("Dialect translations: ?itEntry ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?d . ?d "
+                "ontolex:canonicalForm ?dl . ?dl dcterms:isPartOf <the dialect LemmaBank> ; ontolex:writtenRep ?t.")
+    example = ("word", "casa", {"dialect": "siciliano"})
+    resource = "a dialect glossary"
+    entry_properties = ("vartrans:translatableAs",)
     role = "projection"
     fact_queries = {
         f"translation_{d}": "SELECT DISTINCT ?lemma ?t WHERE { ?it ontolex:canonicalForm ?lemma ; "
@@ -45,6 +78,7 @@ class Translation(Pattern):
                             f"?dl dcterms:isPartOf <{bank}> ; ontolex:writtenRep ?t . ?lemma a lila:Lemma }}"
         for d, (_, _, bank, _, _) in DIALECT.items()
     }
+    rules = (TRANSLATION_DIRECTION,)
     question_cues = [
         (r"\b(tradu\w*|translat\w*|come si dice|how do you say|equivalent\w*|corrispond\w*)\b", 0.7),
         (r"\b(dialett\w*|dialect\w*|siciliano|sicilian|parmigiano|parma)\b", 0.8),

@@ -11,8 +11,8 @@ colloquial forms people use in questions.
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from ..folding import fold_same_length  # noqa: F401 - the slot extractor reads it from here
 from ..patterns.vocab import EMOTION
 
 #: Emotion local name → folded word forms (nouns, adjectives, verbs) naming it.
@@ -81,27 +81,6 @@ NAMED_HEAD = (r"(?:(?:la\s+)?parola|(?:il\s+)?lemma|(?:il\s+)?termine|(?:the\s+)
               r"(?:the\s+)?term|(?:il\s+)?verbo|(?:the\s+)?verb|(?:il\s+)?sostantivo|(?:the\s+)?noun|"
               r"(?:l')?aggettivo|(?:the\s+)?adjective)")
 WORD = r"([a-z][a-z'-]*[a-z]|[a-z])"
-
-
-def fold_same_length(text: str) -> str:
-    """Lower-case, accent-free copy of ``text`` with exactly one character per input character.
-
-    Typographic quotes become ASCII ones, so positions in the folded copy are
-    positions in the original (used to keep accents in extracted values).
-    """
-    out = []
-    for ch in text:
-        if ch in "\u2019\u2018\u02bc`\u00b4":
-            out.append("'")
-            continue
-        if ch in "\u201c\u201d":
-            out.append('"')
-            continue
-        low = ch.lower()
-        decomposed = unicodedata.normalize("NFKD", low)
-        base = "".join(c for c in decomposed if not unicodedata.combining(c))
-        out.append(base[:1] if base else " ")
-    return "".join(out)
 
 
 def words_regex(alternatives) -> re.Pattern:
