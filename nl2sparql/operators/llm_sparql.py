@@ -28,7 +28,7 @@ from typing import Any, Sequence
 from ..namespaces import COMPLIT_SERVICE
 from ..paths import pools_dir
 from ..patterns import CATALOGUE, LABELS
-from ..patterns.compose import EXCLUSIVE
+from ..patterns.compose import excluded
 from ..patterns.guide import pattern_guide, rules_text
 from .base import Operator, StepReport
 from .dedup import normalise_query
@@ -119,7 +119,7 @@ def pick_targets(labels: Sequence[str], rng: random.Random, most: int = 3) -> li
     for label in rng.sample(pool, len(pool)):
         if len(chosen) >= size:
             break
-        if any(label in group and set(chosen) & group for group in EXCLUSIVE):
+        if excluded(label, chosen):
             continue
         chosen.append(label)
     return sorted(chosen) or [pool[0]]

@@ -10,9 +10,10 @@ one registry of LiITA rules (:mod:`.rules`).
 
 from __future__ import annotations
 
-from .base import Facts, Fragment, Frame, Pattern, PERSONAS, StandalonePattern
+from .base import Facts, Fragment, Frame, PERSONAS
 from .catalogue import BASE_FACTS, CATALOGUE, LABELS, fact_queries
 from .detect import detect_patterns
+from .pattern import Pattern, StandalonePattern
 from .rules import RULES
 
 __all__ = ["CATALOGUE", "LABELS", "BASE_FACTS", "RULES", "Facts", "Fragment", "Frame", "Pattern", "PERSONAS",

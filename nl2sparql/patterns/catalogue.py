@@ -13,11 +13,11 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-from .base import Pattern
+from .pattern import Pattern
 
 #: Modules of this package that are machinery, not patterns (those that read the catalogue must be here).
-MACHINERY = frozenset({"base", "catalogue", "compose", "detect", "guide", "phrasing", "reading", "relations", "rules", "tagger",
-                       "vocab"})
+MACHINERY = frozenset({"base", "catalogue", "compose", "detect", "guide", "pattern", "phrasing", "reading", "relations",
+                       "rules", "tagger", "vocab"})
 
 #: The base fact every composition needs: Italian lemmas with a written form and a POS.
 BASE_FACTS = {

@@ -13,7 +13,9 @@ import re
 from ..namespaces import COMPLIT_SERVICE, PREFIXES
 from ..rules import Breach, Parsed, Rule
 from ..sparql.model import IRI, Path, Triple
-from .base import Facts, Frame, Pattern, related_to_named, frag, quote
+from .base import Facts, Frame, related_to_named, frag, quote
+from .reading import ARTICLE, VALUE, RelationKind, Text, reads
+from .relations import RelationPattern
 
 _LEX = PREFIXES["lexinfo"]
 _GENERAL = re.compile(r"hypernym|hyperonym|iperonim|general|broader", re.I)
@@ -69,7 +71,26 @@ _REL = {
 }
 
 
-class SemanticRelation(Pattern):
+HYPERNYM = RelationKind(
+    "hypernym", "SEMANTIC_RELATION",
+    target=r"(?:iponim\w*|tipi|tipo|specie|sottotipi|kinds?|types?|sorts?|subtypes?|hyponyms?)",
+    project=(r"\b(?:iperonim\w*|hypernyms?|categori\w* (?:piu )?general\w*|broader terms?|piu general\w*|"
+             r"more general|superordinat\w*)\b|\ba (?:kind|type|sort) of\s*\??\s*$|"
+             r"\b(?:di )?(?:che|quale) (?:cosa|tipo) (?:e|sia)\b|\bche tipo di cosa\b|\bdi che cosa e un"),
+    markers=("hyponym",), always_list=True)
+HOLONYM = RelationKind(
+    "holonym", "SEMANTIC_RELATION",
+    target=r"(?:parti|parte|parts?|meronim\w*|meronyms?|componenti|components?|pezzi)",
+    project=(r"\b(?:olonim\w*|holonyms?|interi di cui|wholes?|belongs? to|fa parte|fanno parte|"
+             r"is (?:a )?part of)\b|\bpart of\s*\??\s*$"),
+    markers=("partmeronym",), always_list=True, not_after=r"\b(?:fa|fanno)\s+$|\bis\s+$")
+#: Hyponyms at any depth ("direttamente o indirettamente"): the transitive closure lexinfo:hyponym+.
+TRANSITIVE = (r"\b(?:direttamente o indirettamente|directly or indirectly|anche indirettamente|indirett\w*|"
+              r"indirect\w*|transitiv\w*|a qualsiasi livello|at any (?:level|depth)|a ogni livello|"
+              r"a tutti i livelli)\b|lexinfo:hyponym\+")
+
+
+class SemanticRelation(RelationPattern):
     """Hyponyms / parts of a named word (constraint), or hypernyms / wholes of a word (word fact)."""
 
     label = "SEMANTIC_RELATION"
@@ -81,6 +102,15 @@ class SemanticRelation(Pattern):
     entry_properties = ("ontolex:sense",)
     fact_queries = {"hypernym": _REL["hyponym"], "holonym": _REL["meronym"]}
     rules = (RELATION_DIRECTION,)
+    needs_any = ("hypernym", "holonym")
+    compose = {"constraint": 5, "word": 6}
+    build_order = 5
+    relation_kinds = (HYPERNYM, HOLONYM)
+    named_cues = (
+        (13, rf"\bwhat is\s+{VALUE}\s+(?:a (?:kind|type|sort)|part) of"),
+        (14, rf"\b(?:di )?(?:che )?cosa (?:e un tipo|fa parte)\s+{ARTICLE}?{VALUE}"),
+    )
+    fact_nouns = r"iperonimi|olonimi|hypernyms|holonyms"
     question_cues = [
         (r"\b(iponim\w*|iperonim\w*|hyponym\w*|hypernym\w*|tipi di|types? of|kinds? of|specie di"
          r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*(?! grammatical))\b", 0.85),
@@ -88,8 +118,17 @@ class SemanticRelation(Pattern):
          r"|fa(nno)? parte|is part of|made up of)\b", 0.85),
     ]
 
-    def applicable(self, facts: Facts, lemma: str) -> bool:
-        return lemma in facts.by_lemma("hypernym") or lemma in facts.by_lemma("holonym")
+    @reads(59)
+    def read_transitive(self, text: Text, slots) -> None:
+        """Hyponyms at any depth."""
+        if text.has(TRANSITIVE):
+            slots.transitive = True
+
+    def relation_step(self, slots, target: str | None) -> dict:
+        step = super().relation_step(slots, target)
+        if slots.transitive and slots.relation == "hypernym" and target:
+            step["transitive"] = True
+        return step
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         kind = rng.choice([k for k in ("hypernym", "holonym") if lemma in facts.by_lemma(k)])

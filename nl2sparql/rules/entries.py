@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..namespaces import (HYPOLEMMA_BASE, LEMMA_BANK, LEMMA_BASE, PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEMMA_BASE, PREFIXES,
-                          SICILIANO_LEMMA_BANK, SICILIANO_LEMMA_BASE)
+from ..namespaces import (HYPOLEMMA_BASE, LEMMA_BANK, LEMMA_BASE, PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEMMA_BASE,
+                          PREFIXES, SICILIANO_LEMMA_BANK, SICILIANO_LEMMA_BASE)
 from .base import Breach, Rule
 from .query import Parsed, Term
 

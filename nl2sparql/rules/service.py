@@ -28,7 +28,8 @@ def _iris(t) -> set[str]:
 def _service_missing(query: str, parsed: Parsed):
     seen = set()
     for t in parsed.triples:
-        complit = sorted(i for i in _iris(t) if i in COMPLIT_PROPS or i in COMPLIT_CLASSES or i.startswith(COMPLIT_VOCAB))
+        complit = sorted(i for i in _iris(t)
+                         if i in COMPLIT_PROPS or i in COMPLIT_CLASSES or i.startswith(COMPLIT_VOCAB))
         if t.service is None and complit and complit[0] not in seen:
             seen.add(complit[0])
             yield Breach(f"{short(complit[0])} is CompL-it data: put it inside SERVICE <{COMPLIT_SERVICE}> "
@@ -93,4 +94,5 @@ SERVICE_SCOPE = Rule(
     "without SERVICE. Join LiITA and CompL-it through the word IRI: ?word ontolex:canonicalForm ?lemma OUTSIDE the "
     "SERVICE block, then ?word ontolex:sense ?sense INSIDE it; a FILTER inside SERVICE cannot see variables bound "
     "outside it.",
-    _service_scope, broken=_P + f"SELECT ?e WHERE {{ SERVICE <{COMPLIT_SERVICE}> {{ ?e elita:HasEmotion elita:Paura }} }}")
+    _service_scope,
+    broken=_P + f"SELECT ?e WHERE {{ SERVICE <{COMPLIT_SERVICE}> {{ ?e elita:HasEmotion elita:Paura }} }}")
