@@ -114,7 +114,7 @@ def pick_examples(examples: list[dict], targets: Sequence[str], k: int, rng: ran
 def pick_targets(labels: Sequence[str], rng: random.Random, most: int = 3) -> list[str]:
     """1 to ``most`` distinct labels, never two of an exclusive pair (e.g. TRANSLATION + MULTI_TRANSLATION)."""
     chosen: list[str] = []
-    pool = [label for label in labels if label != "COMPOSITIONAL"] or list(labels)
+    pool = [label for label in labels if label not in CATALOGUE or CATALOGUE[label].has_block()] or list(labels)
     size = rng.randint(1, most)
     for label in rng.sample(pool, len(pool)):
         if len(chosen) >= size:

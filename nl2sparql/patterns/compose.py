@@ -38,7 +38,9 @@ WORD_FACTS = role("word")
 
 def excluded(label: str, others) -> bool:
     """True when ``label`` is never composed with one of ``others`` (either side's ``excludes``)."""
-    return any(o in CATALOGUE[label].excludes or label in CATALOGUE[o].excludes for o in others)
+    def excludes(name: str) -> tuple[str, ...]:
+        return CATALOGUE[name].excludes if name in CATALOGUE else ()
+    return any(o in excludes(label) or label in excludes(o) for o in others)
 
 
 def compatible(labels) -> bool:

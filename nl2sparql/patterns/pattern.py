@@ -124,6 +124,10 @@ class Pattern:
         """
         return None
 
+    def has_block(self) -> bool:
+        """True when the pattern builds a block of its own (a derived label such as COMPOSITIONAL does not)."""
+        return type(self).build not in (Pattern.build, StandalonePattern.build)
+
     def apply(self, frame: Frame, facts: Facts, lemma: str, rng: random.Random) -> None:
         """Choose slots from the anchor, then build."""
         self.build(frame, self.choose(facts, lemma, frame.shape, rng), rng)
