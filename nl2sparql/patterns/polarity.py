@@ -72,7 +72,7 @@ class Polarity(Pattern):
     @reads(119)
     def read_request(self, text: Text, slots) -> None:
         """A polarity question that names no class nor threshold asks for the polarity."""
-        if text.has(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
+        if text.asks(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
             slots.polarity_project = True
 
     def constraint_steps(self, slots) -> list[dict]:

@@ -23,7 +23,9 @@ stage  what runs
 90     closed vocabularies anywhere: emotions (90), dialects, POS, gender,
        polarity classes (100–104)
 110    what the question asks for, on the *request view* (a copy of the
-       folded question readers may blank, :meth:`Text.drop`)
+       folded question readers may blank, :meth:`Text.drop`, so that a phrase
+       one pattern claims is no request for another): request readers read
+       it with :meth:`Text.asks`
 130    readings of the whole question (graph listings, whole-KB counts, …)
 =====  ================================================================
 """
