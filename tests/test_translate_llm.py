@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from llm_fake_server import error
 from nl2sparql.cli.main import app
 from nl2sparql.llm import LLMClient, LLMConfig
+from nl2sparql.patterns import CATALOGUE
 from nl2sparql.translate import prompts
 from nl2sparql.translate.llm_translate import LLMTranslator
 from nl2sparql.translate.offline import OfflineTranslator
@@ -63,7 +64,7 @@ def test_prompt_is_built_from_the_catalogue(client, fake_llm, sample_kb):
     messages = fake_llm.requests[0].json["messages"]
     system, user = messages[0]["content"], messages[1]["content"]
     assert "PREFIX elita: <http://w3id.org/elita/>" in system and "lexinfo:hyponym" in system
-    assert "EMOTION_LEXICON" in system and "POLARITY" in system and "Multi-entry rule" in system
+    assert "EMOTION_LEXICON" in system and "POLARITY" in system and "its OWN entry" in system
     assert "elita:HasEmotion elita:Paura" in system  # canonical block rendered by the catalogue
     assert "Question: Quali sostantivi" in user and "draft" in user
 
@@ -100,11 +101,12 @@ def test_falls_back_to_offline_when_the_server_fails(fake_llm, tmp_path, sample_
 
 
 def test_prompt_parts():
-    assert prompts.needs_multi_entry({"EMOTION_LEXICON", "TRANSLATION"})
-    assert not prompts.needs_multi_entry({"POS_FILTER", "MORPHO_REGEX"})
-    assert "Multi-entry" not in prompts.system_prompt(["POS_FILTER"])
-    for label, block in ((l, prompts.canonical_block(l)) for l in prompts.EXAMPLE_SLOTS):
-        assert block and block.lstrip().startswith(("PREFIX", "SELECT")), label
+    system = prompts.system_prompt(["POS_FILTER"])
+    assert "POS_FILTER" in system and "EMOTION_LEXICON" not in system
+    for label, pattern in CATALOGUE.items():
+        block = prompts.canonical_block(label)
+        assert (block is None) == (pattern.example is None), label
+        assert block is None or block.lstrip().startswith(("PREFIX", "SELECT")), label
     message = prompts.repair_message(None, [])
     assert "did not contain" in message["content"]
 

@@ -37,6 +37,8 @@ BROKEN = {
     "plain_literal": P + 'SELECT ?l WHERE { ?l a lila:Lemma ; ontolex:writtenRep "casa" }',
     "string_compare": P + 'SELECT ?l WHERE { ?l a lila:Lemma ; ontolex:writtenRep ?wr . FILTER(?wr = "casa") }',
     "case_sensitive": P + 'SELECT ?e WHERE { ?e elita:HasEmotion ?em . ?em rdfs:label ?l . FILTER(STR(?l) = "paura") }',
+    "relation_direction": P + f"SELECT ?hyponym WHERE {{ {SVC} {{ ?animale ontolex:sense ?general . "
+                              "?general lexinfo:hyponym ?hyponym }} }}",
 }
 
 

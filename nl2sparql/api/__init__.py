@@ -26,8 +26,9 @@ from ._ontology import ontology_catalog, ontology_prompt, ontology_term, search_
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, validate
 from ._scoring import match_options, score
-from ._translation import (MODES, analyze, evaluate, llm_config, resolve_pool, resolve_pools, retrieve, shipped_pools,
-                           translate)
+from ._translation import MODES, analyze, evaluate, retrieve, translate
+from .llm import llm_config
+from .pools import resolve_pool, resolve_pools, shipped_pools
 from .kbs import KBChoice, as_choice, close_all
 from .types import (Analysis, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
                     OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult, ValidationResult)

@@ -11,6 +11,7 @@ from ..errors import ConfigError
 from ..kb import KnowledgeBase
 from ..pipelines.export import FORMATS as EXPORT_FORMATS  # noqa: F401 - part of the API
 from .kbs import KBLike, as_choice, using_kb
+from .llm import llm_client
 from .types import ExportResult, GenerationResult
 
 #: ``progress(step name, done, total)`` while a pipeline runs.
@@ -52,8 +53,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     cache = Path(cache_dir) if cache_dir is not None else default_cache() / "runs"
     client = None
     if use_llm or judge:
-        from ._translation import _llm_client
-        client = _llm_client(llm)
+        client = llm_client(llm)
     extra: dict = {}
     if use_llm or judge or round_trip:
         extra = {"llm": use_llm, "judge": judge, "round_trip": round_trip, "llm_candidates": llm_candidates}
@@ -97,7 +97,7 @@ def pool_stats(pool: str | Path) -> dict:
     """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name)."""
     from ..pipelines.report import pool_stats as stats
     from ..pipelines.storage import read_pool
-    from ._translation import resolve_pool
+    from .pools import resolve_pool
 
     return stats(read_pool(resolve_pool(pool)))
 
@@ -107,7 +107,7 @@ def export_pool(pool: str | Path, out: str | Path, *, fmt: str = "openai", lang:
     """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format)."""
     from ..pipelines.export import export_pool as export
     from ..pipelines.storage import read_pool
-    from ._translation import resolve_pool
+    from .pools import resolve_pool
 
     source = resolve_pool(pool)
     items = read_pool(source)

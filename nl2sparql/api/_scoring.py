@@ -33,7 +33,7 @@ def match_options(match=None):
 def _gold(gold: GoldLike, split: str | None):
     from ..score.data import gold_items, load_gold
     if isinstance(gold, (str, Path)):
-        from ._translation import resolve_pool
+        from .pools import resolve_pool
         return load_gold(resolve_pool(gold), split), str(gold)
     if not isinstance(gold, Sequence) or not gold:
         raise DataError("gold must be a pool file or a non-empty list of {id, sparql} items")

@@ -2,70 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import ConfigError, DataError
 from .kbs import KBLike, limits, using_kb
+from .llm import llm_client
+from .pools import PoolsLike, resolve_pool, resolve_pools
 from .types import Analysis, Example, Issue, RetrievalResult, Rows, ScoreResult, TranslationResult
 
 Progress = Callable[[int, int], None]
-PoolsLike = Sequence[str | Path] | str | Path | None
 MODES = ("offline", "llm")
-
-
-def shipped_pools() -> dict[str, Path]:
-    """The pools installed with the package, by name (``sample_pool``, ``handwritten``)."""
-    from ..paths import pools_dir
-    folder = pools_dir()
-    return {p.stem: p for p in sorted(folder.glob("*.jsonl"))} if folder.is_dir() else {}
-
-
-def resolve_pool(pool: str | Path) -> Path:
-    """A pool file path, or the name of a shipped pool (``sample``/``sample_pool``, ``handwritten``)."""
-    shipped = shipped_pools()
-    name = str(pool)
-    for key in (name, f"{name}_pool"):
-        if key in shipped and not Path(name).exists():
-            return shipped[key]
-    path = Path(pool)
-    if not path.is_file():
-        known = ", ".join(sorted(shipped)) or "none"
-        raise DataError(f"{path}: no such pool file (give a path, or a shipped pool: {known})")
-    return path
-
-
-def resolve_pools(pools: PoolsLike) -> list[Path]:
-    """Pool files for retrieval: ``None`` means every shipped pool."""
-    if pools is None:
-        return list(shipped_pools().values())
-    if isinstance(pools, (str, Path)):
-        pools = [pools]
-    return [resolve_pool(p) for p in pools]
 
 
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
         raise ConfigError(f"unknown translation mode {mode!r} (use offline or llm)")
-
-
-def llm_config(**settings):
-    """An :class:`~nl2sparql.llm.LLMConfig` from explicit settings > environment > config file.
-
-    Keywords are those of :meth:`~nl2sparql.llm.LLMConfig.resolve` (``model``,
-    ``base_url``, ``config_file``, ``timeout``, ``max_concurrency``, ``no_cache``, …);
-    ``None`` values fall through to the environment. Raises a one-line
-    :class:`~nl2sparql.errors.ConfigError` naming what to set when no LLM is configured.
-    """
-    from ..llm import LLMConfig
-    return LLMConfig.resolve(**settings)
-
-
-def _llm_client(llm):
-    """An LLM client from an ``LLMConfig`` (``None``: resolved from the environment and config file)."""
-    from ..llm import LLMClient
-    return LLMClient(llm if llm is not None else llm_config())
 
 
 def translate(question: str, *, mode: str = "offline", execute: bool = False, kb: KBLike = None,
@@ -91,7 +43,7 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
     paths = resolve_pools(pools)
-    client = _llm_client(llm) if mode == "llm" else None
+    client = llm_client(llm) if mode == "llm" else None
     if client is not None and notify is not None:
         client.notify = notify
     try:
@@ -138,7 +90,7 @@ def analyze(question: str) -> Analysis:
     slots = extract_slots(question)
     plans = plans_for(slots)
     best = plans[0]
-    found = {k: v for k, v in asdict(slots).items() if k not in ("question", "lang")}
+    found = {k: v for k, v in slots.to_dict().items() if k != "lang"}
     steps = len(best.steps) + (1 if best.word else 0)
     complexity = "simple" if steps <= 1 else "moderate" if steps == 2 else "complex"
     return Analysis(question=question, language=slots.lang, patterns=detect_patterns(question),

@@ -23,7 +23,7 @@ def info(store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceO
          top: Annotated[int, typer.Option(help="Classes and properties to list per graph.")] = 15) -> None:
     """Graphs, triple counts, classes and properties (with counts) of the KB."""
     from .. import api
-    from ..kb.base import check_count
+    from ..checks import check_count
     from ..namespaces import compact
 
     check_count(top, "--top", 1, 100_000)

@@ -44,7 +44,7 @@ def open_kb(store: Path | str | None = None, endpoint: str | None = None,
     value is checked here, so each way in (CLI, API, MCP, UI) gets one clear
     line for a bad timeout, row cap, worker count, URL or service entry.
     """
-    from .base import check_count
+    from ..checks import check_count
     from .services import service_map
     if use_env:
         store = store or os.environ.get("NL2SPARQL_STORE") or None

@@ -10,43 +10,16 @@ budget and a row cap.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-import math
 from dataclasses import dataclass
 
-from ..errors import ConfigError, QueryError, UpdateRefused
+from ..checks import MAX_ROWS, MAX_TIMEOUT, check_count, check_timeout  # noqa: F401 - re-exported
+from ..errors import QueryError, UpdateRefused
 from ..sparql.lexer import query_form
 from ..sparql.syntax import check_nesting
 from .results import ResultTable
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_ROWS = 10_000
-#: The longest time budget accepted for one query (a day); larger values are typos.
-MAX_TIMEOUT = 86_400.0
-#: The largest row cap accepted.
-MAX_ROWS = 10_000_000
-
-
-def check_timeout(value, what: str = "--timeout") -> float:
-    """``value`` as seconds when it is a finite number in (0, :data:`MAX_TIMEOUT`]; :class:`ConfigError` otherwise."""
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{what} must be a number of seconds, got {value!r}") from None
-    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT:
-        raise ConfigError(f"{what} must be more than 0 and at most {MAX_TIMEOUT:g} seconds, got {value!r}")
-    return seconds
-
-
-def check_count(value, what: str, low: int = 1, high: int = MAX_ROWS) -> int:
-    """``value`` as an int in [low, high]; :class:`ConfigError` naming ``what`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
-            or (isinstance(value, float) and not value.is_integer()):
-        raise ConfigError(f"{what} must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{what} must be between {low:,} and {high:,}, got {value!r}")
-    return int(value)
-
-
 @dataclass(frozen=True)
 class Limits:
     """Per-query time budget (seconds) and row cap, checked when made."""

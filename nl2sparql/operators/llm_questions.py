@@ -21,7 +21,7 @@ import re
 import numpy as np
 
 from ..patterns.base import PERSONAS
-from ..translate.text import fold
+from ..folding import fold
 from .base import Operator, StepReport
 from .llm_sparql import chat_each
 

@@ -2,9 +2,10 @@
 
 The prompt holds a summary of the KB's schema (graphs, classes and
 properties with counts, from :func:`nl2sparql.kb.profile.profile_kb`, or a
-static summary when profiling fails), the LiITA rules that queries get
-wrong (SCHEMA.md), the target pattern labels with their building blocks
-(from the pattern modules) and few-shot examples from a pool whose patterns
+static summary when profiling fails), the prose of every LiITA rule (the
+registry the validator checks, :data:`nl2sparql.patterns.RULES`), the target
+pattern labels with their guidance and canonical blocks (from the pattern
+modules, :mod:`nl2sparql.patterns.guide`) and few-shot examples from a pool whose patterns
 overlap the target. The model is asked for N queries, each in a ```sparql
 block; :func:`~nl2sparql.llm.parsing.extract_sparql` takes them out (a cut-off
 block yields nothing). Output rows have the composer's shape (``cid, sparql,
@@ -19,40 +20,28 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..namespaces import COMPLIT_SERVICE, PREFIXES
+from ..namespaces import COMPLIT_SERVICE
 from ..paths import pools_dir
 from ..patterns import CATALOGUE, LABELS
-from ..patterns.compose import EXCLUSIVE
+from ..patterns.compose import excluded
+from ..patterns.guide import pattern_guide, rules_text
 from .base import Operator, StepReport
 from .dedup import normalise_query
 
 
 SYSTEM_PROMPT = """You write SPARQL 1.1 SELECT queries for LiITA (Linking Italian), a linked-data \
 knowledge base of Italian lexical resources around one Lemma Bank. CompL-it (senses, definitions, \
-semantic relations) is reached with SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/>.
-
-Prefixes (exact IRIs):
-{prefixes}
+semantic relations) is reached with SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/>. \
+Write triple patterns outside any GRAPH clause (the endpoint answers over the union of its graphs); \
+Italian lemmas are <http://liita.it/data/id/lemma/...> with ontolex:writtenRep and lila:hasPOS.
 
 Rules that queries get wrong:
-1. Hypernymy points the "wrong" way: ?general lexinfo:hypernym ?specific, and \
-?specific lexinfo:hyponym ?general. lexinfo:partMeronym goes part -> whole.
-2. One lemma has a separate entry per resource (ELITA, Sentix, each dialect glossary, CompL-it): \
-join through the lemma with a different entry variable for each resource.
-3. A variable bound outside SERVICE is not visible to a FILTER inside it: join LiITA and CompL-it \
-through the CompL-it word IRI (?word ontolex:canonicalForm ?lemma, outside SERVICE) or the written form.
-4. Written forms carry language tags (@it, @roa, @scn): compare with STR(?wr) = "casa"; compare \
-emotion names case-insensitively.
-5. A LIMIT needs an ORDER BY; order the results.
-Write triple patterns outside any GRAPH clause (the endpoint answers over the union of its graphs). \
-Italian lemmas are <http://liita.it/data/id/lemma/...> with ontolex:writtenRep and lila:hasPOS; \
-dialect translations go Italian entry -> vartrans:translatableAs -> dialect entry."""
+{rules}"""
 
 USER_PROMPT = """The knowledge base:
 {schema}
@@ -75,14 +64,8 @@ WORD_RE = re.compile(r"STR\s*\(\s*\?\w+\s*\)\s*=\s*\"([^\"]+)\"", re.IGNORECASE)
 
 
 def pattern_rules(labels: Sequence[str]) -> str:
-    """One line per label: the pattern module's summary and its building block."""
-    lines = []
-    for label in labels:
-        pattern = CATALOGUE[label]
-        summary = (sys.modules[type(pattern).__module__].__doc__ or label).strip().splitlines()[0]
-        block = " ".join((type(pattern).__doc__ or "").split())
-        lines.append(f"- {summary} {block}".rstrip())
-    return "\n".join(lines)
+    """The guidance and canonical block of each target label (from the pattern modules)."""
+    return "\n".join(pattern_guide(labels))
 
 
 def schema_summary(kb=None, timeout: float = 60.0, top: int = 12) -> str:
@@ -132,12 +115,12 @@ def pick_examples(examples: list[dict], targets: Sequence[str], k: int, rng: ran
 def pick_targets(labels: Sequence[str], rng: random.Random, most: int = 3) -> list[str]:
     """1 to ``most`` distinct labels, never two of an exclusive pair (e.g. TRANSLATION + MULTI_TRANSLATION)."""
     chosen: list[str] = []
-    pool = [label for label in labels if label != "COMPOSITIONAL"] or list(labels)
+    pool = [label for label in labels if label not in CATALOGUE or CATALOGUE[label].has_block()] or list(labels)
     size = rng.randint(1, most)
     for label in rng.sample(pool, len(pool)):
         if len(chosen) >= size:
             break
-        if any(label in group and set(chosen) & group for group in EXCLUSIVE):
+        if excluded(label, chosen):
             continue
         chosen.append(label)
     return sorted(chosen) or [pool[0]]
@@ -224,7 +207,7 @@ class LLMSparqlGenerator(Operator):
         c = self.config
         labels = [label for label in (c.get("patterns") or LABELS) if label in CATALOGUE]
         examples = load_examples(c.get("pool"))
-        system = SYSTEM_PROMPT.format(prefixes="\n".join(f"PREFIX {p}: <{iri}>" for p, iri in PREFIXES.items()))
+        system = SYSTEM_PROMPT.format(rules="\n".join(rules_text()))
         schema = schema_summary(self.kb, timeout=float(c.get("timeout", 60.0)))
         out = []
         for i in range(int(c.get("requests", 4))):

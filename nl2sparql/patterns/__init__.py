@@ -1,43 +1,20 @@
 """The pattern catalogue: one module per LiITA query pattern label.
 
-The generator, the tagger, the translator and the prompts all read this one
-catalogue. ``CATALOGUE`` maps each label of SCHEMA.md to its pattern object.
+Everything the project knows about a pattern lives in its module: its SPARQL
+block, slot sampling, phrasings, detection cues, how questions name it, its
+LLM guidance and its rules. The generator, the tagger, the translator, the
+validator and the prompts all read it from here. ``CATALOGUE`` maps each
+label to its pattern object (found by :mod:`.catalogue`); ``RULES`` is the
+one registry of LiITA rules (:mod:`.rules`).
 """
 
 from __future__ import annotations
 
-from . import (compositional, count_entities, emotion_lexicon, lexical_form, lexical_relation, meta_graph,
-               morpho_regex, multi_translation, polarity, pos_filter, semantic_relation, sense_count,
-               sense_definition, service_integration, translation)
-from .base import Facts, Fragment, Frame, Pattern, PERSONAS, StandalonePattern
+from .base import Facts, Fragment, Frame, PERSONAS
+from .catalogue import BASE_FACTS, CATALOGUE, LABELS, fact_queries
+from .detect import detect_patterns
+from .pattern import Pattern, StandalonePattern
+from .rules import RULES
 
-_MODULES = (emotion_lexicon, polarity, translation, multi_translation, sense_definition, sense_count,
-            semantic_relation, lexical_relation, pos_filter, morpho_regex, count_entities, meta_graph,
-            lexical_form, service_integration, compositional)
-
-CATALOGUE: dict[str, Pattern] = {m.PATTERN.label: m.PATTERN for m in _MODULES}
-LABELS: tuple[str, ...] = tuple(CATALOGUE)
-
-#: The base fact every composition needs: Italian lemmas with a written form and a POS.
-BASE_FACTS = {
-    "lemma": "SELECT DISTINCT ?lemma ?wr ?pos WHERE { ?lemma dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; "
-             "a lila:Lemma ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos }",
-}
-
-
-def detect_patterns(question: str) -> dict[str, float]:
-    """Patterns a question asks for, with confidence (see :mod:`.detect`)."""
-    from .detect import detect_patterns as _detect
-    return _detect(question)
-
-
-def fact_queries() -> dict[str, str]:
-    """Every fact query of the catalogue (base facts first)."""
-    out = dict(BASE_FACTS)
-    for pattern in CATALOGUE.values():
-        out.update(pattern.fact_queries)
-    return out
-
-
-__all__ = ["CATALOGUE", "LABELS", "BASE_FACTS", "Facts", "Fragment", "Frame", "Pattern", "PERSONAS",
+__all__ = ["CATALOGUE", "LABELS", "BASE_FACTS", "RULES", "Facts", "Fragment", "Frame", "Pattern", "PERSONAS",
            "StandalonePattern", "detect_patterns", "fact_queries"]

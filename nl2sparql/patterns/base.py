@@ -1,18 +1,11 @@
-"""What a LiITA query pattern is, and the frame that patterns compose into.
+"""The frame that patterns compose into, the question fragments they add, and the facts they sample.
 
-A *pattern* (one module per label in this package) knows four things:
-
-* its SPARQL building block: :meth:`Pattern.apply` adds triples, filters and
-  projected variables to a :class:`Frame` (the query under construction);
-* its slots and how to sample them: :attr:`Pattern.fact_queries` ask the KB
-  for the facts that make a slot value non-empty (e.g. which lemmas carry
-  which ELITA emotion); :meth:`Pattern.choose` picks slot values for an
-  *anchor* lemma, so the composed query has at least that lemma as answer;
-* its phrasings: the :class:`Fragment` it adds, in Italian and English, for
-  the four personas;
-* its detection cues: :meth:`Pattern.sparql_weight` reads structural
-  features of any query, :attr:`Pattern.question_cues` are word-boundary
-  regular expressions over questions.
+A pattern (:class:`~.pattern.Pattern`, one module per label in this package)
+adds its SPARQL building block to a :class:`Frame` (the query under
+construction) and the :class:`Fragment` of question text that says it, in
+Italian and English, for the four personas; it samples slot values from
+:class:`Facts` read from a KB, so the composed query has at least its
+*anchor* lemma as answer.
 
 Frames have three shapes: ``list`` (lemmas that satisfy constraints, with
 optional extra columns), ``word`` (facts about one named word) and ``count``
@@ -23,12 +16,11 @@ build their whole query themselves.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Optional
+from typing import Callable, Optional
 
 from ..namespaces import COMPLIT_SERVICE
-from ..sparql.model import IRI, Group, Lit, Select, Service, Triple, Values, Var
+from ..sparql.model import IRI, Group, Lit, Service, Triple, Values, Var
 
 PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 LANGS = ("it", "en")
@@ -91,6 +83,9 @@ class Frame:
     _word: Optional[Var] = None
     _sense_var: Optional[Var] = None
     _counters: dict = field(default_factory=dict)
+    #: Callables that adjust the assembled :class:`~nl2sparql.sparql.model.Select` (a pattern that
+    #: changes the query form registers one in its ``build``).
+    finishers: list = field(default_factory=list)
 
     def fresh(self, base: str) -> Var:
         """A new variable name that no other pattern uses (``base``, then ``base2``, …)."""
@@ -216,82 +211,3 @@ class Facts:
     def from_json(obj: dict) -> "Facts":
         """Read :meth:`to_json` output."""
         return Facts({k: [tuple(r) for r in v] for k, v in obj["rows"].items()}, dict(obj["labels"]))
-
-
-class Pattern:
-    """Base class of the catalogue entries (one subclass instance per label)."""
-
-    label: ClassVar[str] = ""
-    #: ``constraint`` (narrows a list), ``projection`` (adds columns or word facts),
-    #: ``modifier`` (changes the query form) or ``standalone``.
-    role: ClassVar[str] = "constraint"
-    #: Fact name → SPARQL returning rows whose first column is a lemma IRI.
-    fact_queries: ClassVar[dict[str, str]] = {}
-    #: ``(regex, weight)`` cues over lower-cased, accent-folded questions (IT and EN).
-    question_cues: ClassVar[list[tuple[str, float]]] = []
-    #: Fact names an anchor lemma must have for this pattern to apply to it.
-    needs: ClassVar[tuple[str, ...]] = ()
-    shapes: ClassVar[tuple[str, ...]] = ("list", "count", "word")
-
-    def applicable(self, facts: Facts, lemma: str) -> bool:
-        """True when ``lemma`` has what this pattern needs."""
-        return all(lemma in facts.by_lemma(n) for n in self.needs)
-
-    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
-        """Slot values for an anchor lemma (so that the anchor satisfies the block)."""
-        return {}
-
-    def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        """Add this pattern's building block to ``frame`` for explicit ``slots``.
-
-        The translator calls this with slots extracted from a question; the
-        generator with slots chosen by :meth:`choose`. ``rng`` only picks
-        wording alternatives.
-        """
-        raise NotImplementedError
-
-    def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        """The lemmas that satisfy this block with ``slots`` according to the facts (None: unknown).
-
-        The composer intersects these sets to estimate a list's size before
-        running it, and skips candidates that would be far too broad.
-        """
-        return None
-
-    def apply(self, frame: Frame, facts: Facts, lemma: str, rng: random.Random) -> None:
-        """Choose slots from the anchor, then build."""
-        self.build(frame, self.choose(facts, lemma, frame.shape, rng), rng)
-
-    def sparql_weight(self, features) -> float:
-        """How strongly a query with these :class:`~nl2sparql.sparql.features.Features` shows this pattern."""
-        return 0.0
-
-    def question_weight(self, folded_question: str) -> float:
-        """The strongest cue weight that matches a folded question (0 if none)."""
-        best = 0.0
-        for regex, weight in self._compiled():
-            if regex.search(folded_question):
-                best = max(best, weight)
-        return best
-
-    def _compiled(self):
-        cache = self.__class__.__dict__.get("_compiled_cues")
-        if cache is None:
-            cache = [(re.compile(p), w) for p, w in self.question_cues]
-            setattr(self.__class__, "_compiled_cues", cache)
-        return cache
-
-
-class StandalonePattern(Pattern):
-    """A pattern that writes its whole query (graph listings, class counts)."""
-
-    role: ClassVar[str] = "standalone"
-    shapes: ClassVar[tuple[str, ...]] = ()
-
-    def variants(self, facts: Facts) -> list[dict]:
-        """Every slot assignment this pattern can build (enumerated, then sampled)."""
-        raise NotImplementedError
-
-    def build(self, slots: dict, rng: random.Random) -> tuple[Select, list[Fragment], dict[str, float], list[str]]:
-        """The query, its question fragments, its labels and the slot mentions."""
-        raise NotImplementedError

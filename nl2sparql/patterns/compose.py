@@ -21,18 +21,38 @@ from typing import Callable
 
 from ..sparql.model import IRI, Select, Triple, Values, Var, render
 from ..sparql.plan import Scan, first_scan
-from . import CATALOGUE
-from .base import Facts, Fragment, Frame, StandalonePattern, italian
-from .compositional import compositional_weight
+from .base import Facts, Fragment, Frame, italian
+from .catalogue import CATALOGUE
+from .pattern import StandalonePattern
 
-LIST_CONSTRAINTS = ("POS_FILTER", "MORPHO_REGEX", "EMOTION_LEXICON", "POLARITY", "SEMANTIC_RELATION",
-                    "LEXICAL_RELATION")
-LIST_PROJECTIONS = ("TRANSLATION", "MULTI_TRANSLATION", "SENSE_DEFINITION", "SENSE_COUNT", "SERVICE_INTEGRATION")
-WORD_FACTS = ("SENSE_DEFINITION", "TRANSLATION", "MULTI_TRANSLATION", "EMOTION_LEXICON", "POLARITY",
-              "SEMANTIC_RELATION", "LEXICAL_RELATION", "LEXICAL_FORM", "SENSE_COUNT", "SERVICE_INTEGRATION")
-COMPLIT_LABELS = {"SENSE_DEFINITION", "SENSE_COUNT", "SEMANTIC_RELATION", "LEXICAL_RELATION", "SERVICE_INTEGRATION"}
-EXCLUSIVE = [{"TRANSLATION", "MULTI_TRANSLATION"}, {"SEMANTIC_RELATION", "LEXICAL_RELATION"}]
-AUTO_LABELS = {"SERVICE_INTEGRATION", "COMPOSITIONAL", "COUNT_ENTITIES", "META_GRAPH"}
+
+def role(name: str) -> tuple[str, ...]:
+    """The labels the composer may draw for a role (``constraint``, ``projection``, ``word``…), in draw order."""
+    return tuple(sorted((l for l, p in CATALOGUE.items() if name in p.compose), key=lambda l: CATALOGUE[l].compose[name]))
+
+
+LIST_CONSTRAINTS = role("constraint")
+LIST_PROJECTIONS = role("projection")
+WORD_FACTS = role("word")
+
+
+def excluded(label: str, others) -> bool:
+    """True when ``label`` is never composed with one of ``others`` (either side's ``excludes``)."""
+    def excludes(name: str) -> tuple[str, ...]:
+        return CATALOGUE[name].excludes if name in CATALOGUE else ()
+    return any(o in excludes(label) or label in excludes(o) for o in others)
+
+
+def compatible(labels) -> bool:
+    """True when the labels can share a query: no excluded pair, no aggregating block next to its resource's others."""
+    labels = set(labels)
+    for label in labels:
+        pattern = CATALOGUE[label]
+        if excluded(label, labels - {label}):
+            return False
+        if pattern.aggregates and sum(CATALOGUE[o].resource == pattern.resource for o in labels) > 1:
+            return False
+    return True
 
 
 def start_frame(shape: str, word: str | None = None) -> Frame:
@@ -53,9 +73,10 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
 
     Also records the derived COMPOSITIONAL label and the limit slot.
     """
-    if frame.shape == "count":
-        CATALOGUE["COUNT_ENTITIES"].apply_count(frame)
-    elif frame.shape == "list":
+    finisher = next((p for p in CATALOGUE.values() if p.finishes == frame.shape), None)
+    if finisher is not None:
+        finisher.finish_shape(frame)
+    if frame.shape == "list":
         frame.projection = [frame.lemma, frame.wr] + [p for p in frame.projection
                                                       if p not in (frame.lemma, frame.wr)]
     if limit:
@@ -73,10 +94,16 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
         order = [frame.wr, frame.lemma] if limit else [frame.wr]
     else:
         order = plain_vars[:1]
-    frame.tag("COMPOSITIONAL", compositional_weight(frame.labels))
+    for pattern in CATALOGUE.values():
+        weight = pattern.derived_weight(frame.labels, CATALOGUE)
+        if weight:
+            frame.tag(pattern.label, weight)
     frame.labels = {k: v for k, v in frame.labels.items() if v > 0}
-    return Select(frame.projection, frame.where, distinct=not frame.aggregate and frame.shape != "count",
-                  group_by=group_by, having=frame.having, order_by=order, limit=limit)
+    query = Select(frame.projection, frame.where, distinct=not frame.aggregate and frame.shape != "count",
+                   group_by=group_by, having=frame.having, order_by=order, limit=limit)
+    for finish in frame.finishers:
+        finish(query)
+    return query
 
 
 @dataclass
@@ -131,18 +158,16 @@ class Composer:
                             if isinstance(p, StandalonePattern)}
 
     def _ok(self, label: str) -> bool:
-        return self.allowed is None or label in self.allowed or label in ("SERVICE_INTEGRATION",)
+        # a pattern of kind "built" (how a query is built, e.g. the SERVICE join) is never filtered out
+        return self.allowed is None or label in self.allowed or CATALOGUE[label].kind == "built"
 
     def _pool(self, label: str) -> list[str]:
         """Lemmas the pattern may apply to (a superset, checked with ``applicable``)."""
         if label not in self._candidate_sets:
             pattern = CATALOGUE[label]
             sets = [self.facts.lemmas(n) for n in pattern.needs]
-            extra = {"SEMANTIC_RELATION": ("hypernym", "holonym"), "LEXICAL_RELATION": ("synonym", "antonym"),
-                     "TRANSLATION": ("translation_siciliano", "translation_parmigiano"),
-                     "MULTI_TRANSLATION": ("translation_siciliano",)}.get(label)
-            if extra:
-                sets.append(set().union(*(self.facts.lemmas(n) for n in extra)))
+            if pattern.needs_any:
+                sets.append(set().union(*(self.facts.lemmas(n) for n in pattern.needs_any)))
             pool = set.intersection(*sets) if sets else None
             self._candidate_sets[label] = sorted(pool) if pool is not None else self._lemmas
         return self._candidate_sets[label]
@@ -164,10 +189,7 @@ class Composer:
         for label in options:
             if len(picked) >= k:
                 break
-            current = set(chosen) | set(picked) | {label}
-            if any(len(current & group) > 1 for group in EXCLUSIVE):
-                continue
-            if "SENSE_COUNT" in current and len(current & COMPLIT_LABELS) > 1:
+            if not compatible(set(chosen) | set(picked) | {label}):
                 continue
             picked.append(label)
         return picked
@@ -202,8 +224,9 @@ class Composer:
             return self._standalone_candidate(rng, index)
         if shape == "word":
             labels = self._pick_labels(WORD_FACTS, rng.choices([1, 2, 3], [0.45, 0.4, 0.15])[0], rng, [])
-            if "SENSE_COUNT" in labels:
-                labels = ["SENSE_COUNT"]
+            aggregating = [label for label in labels if CATALOGUE[label].aggregates]
+            if aggregating:  # an aggregating fact is shown alone
+                labels = aggregating[:1]
         else:
             k = rng.choices([1, 2, 3], [0.35, 0.45, 0.2])[0]
             labels = self._pick_labels(LIST_CONSTRAINTS, k, rng, [])
@@ -216,8 +239,9 @@ class Composer:
             return "no_anchor"
         word = self.facts.labels[anchor]
         frame = start_frame(shape, word if shape == "word" else None)
-        if shape != "word" and rng.random() < 0.1 and self._ok("META_GRAPH"):
-            CATALOGUE["META_GRAPH"].scope_lemmas(frame)
+        for label in role("scope"):
+            if self._ok(label):
+                CATALOGUE[label].compose_scope(frame, rng)
         slots = {label: CATALOGUE[label].choose(self.facts, anchor, shape, rng) for label in labels}
         if shape != "word" and self.max_rows:
             estimate = self.estimate(slots)
@@ -225,6 +249,9 @@ class Composer:
                 return "too_broad"
         for label in self._by_selectivity(labels, slots):
             CATALOGUE[label].build(frame, slots[label], rng)
+        for label in role("finish"):
+            if self._ok(label):
+                CATALOGUE[label].compose_finish(frame, self.facts, anchor, rng)
         limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
         query = finish_query(frame, limit)
         scan = self._scan_rows(query)

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import random
+import re
 
 from ..namespaces import COMPLIT_SERVICE, LEMMA_BANK
 from ..sparql.model import IRI, Call, Group, Select, Service, Triple, Var
-from .base import Facts, Frame, StandalonePattern, frag
-from .vocab import DIALECT, POS, LILA
+from .base import Facts, Frame, frag
+from .pattern import StandalonePattern
+from .reading import Text, reads
+from .vocab import DIALECT, FACETS, LILA, PER_FACET, POS, facet_named
+
+#: Words that ask how many.
+COUNT_WORDS = r"quant[ieoa]|how many|numero(?: totale)? di|number of|conta|contare|conteggia\w*|count|totale|total"
+COUNT_CUE = rf"\b(?:{COUNT_WORDS})\b"
 
 
 def _count(var: Var, name: str = "count") -> tuple:
@@ -18,21 +25,72 @@ class CountEntities(StandalonePattern):
     """Counts: a ``COUNT(DISTINCT …)`` over a list frame, or one of the catalogue's standalone counts."""
 
     label = "COUNT_ENTITIES"
-    shapes = ("count",)
+    rank = 110
+    guidance = ("Counts use COUNT(DISTINCT ?x) (with GROUP BY for per-value counts).")
+    example = ("standalone", None, {"kind": "by", "by": "pos"})
+    finishes = "count"
     question_cues = [
-        (r"\b(quant[ieoa]|how many|numero( totale)? di|number of|count(s|ing)?|conta(re|no)?|conteggi\w*|totale|total)\b",
-         0.9),
+        (rf"\b({COUNT_WORDS})\b", 0.9),
         (r"\b(distribuzione|distribution|per ciascun\w*|for each|per ogni)\b", 0.6),
     ]
 
-    def apply_count(self, frame: Frame) -> None:
-        """Turn a list frame into a count of its lemmas."""
+    slot_fields = {"count": False}
+
+    def finish_shape(self, frame: Frame) -> None:
+        """Turn a count frame into a count of its lemmas."""
         frame.projection = [_count(frame.lemma)]
         frame.tag(self.label, 0.9)
 
+    def derived_weight(self, labels: dict[str, float], catalogue: dict, features=None) -> float:
+        """A query that counts (or computes statistics per group) is a count, weakly next to a sense count."""
+        if features is None or self.label in labels:
+            return 0.0
+        if features.aggregates & {"COUNT"}:
+            return 0.9 if not any(catalogue[l].aggregates for l in labels) else 0.4
+        if features.aggregates & {"AVG", "SUM", "MIN", "MAX"} and features.group_by:
+            return 0.6  # statistics per group (averages, totals)
+        return 0.0
+
+    @reads(113)
+    def read_count(self, text: Text, slots) -> None:
+        """How many."""
+        slots.count = text.asks(COUNT_CUE)
+
+    @reads(131)
+    def read_whole(self, text: Text, slots) -> None:
+        """Whole-KB counts: per facet, hypolemmas, CompL-it senses, glossary translations, a lemma bank, a POS."""
+        f = text.folded
+        if slots.standalone or not (slots.count or slots.senses_count or re.search(
+                r"\b(?:distribuzione|distribution|raggruppa|group)\b", f)):
+            return
+        by = re.search(PER_FACET, f)
+        if by and not (slots.emotions or slots.polarity or slots.affixes or slots.pos or slots.word):
+            slots.standalone = (self.label, {"kind": "by", "by": facet_named(by.group("key"))})
+            return
+        constraints = slots.affixes or slots.emotions or slots.polarity or slots.threshold is not None or \
+            slots.relation or slots.definition_contains or slots.min_senses or slots.gender or slots.word
+        if constraints:
+            return
+        if re.search(r"\b(?:ipolemm\w*|hypolemmas?|lila:hypolemma)\b", f):
+            slots.standalone = (self.label, {"kind": "hypolemmas"})
+        elif slots.senses_count and re.search(r"compl-?it", f):
+            slots.standalone = (self.label, {"kind": "senses"})
+        elif slots.dialects and re.search(r"\b(?:traduzion\w*|translations?|coppie|pairs|collegamenti|links)\b", f):
+            slots.standalone = (self.label, {"kind": "translations", "dialect": slots.dialects[0]})
+        elif (re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos) or (slots.dialects and not slots.pos) or \
+                re.search(r"\b(?:lemmi|lemmas)\b.*\b(?:in|nella|di) liita\b", f) and not slots.pos:
+            bank = slots.dialects[0] if slots.dialects else "italian"
+            slots.standalone = (self.label, {"kind": "bank", "bank": bank})
+        elif slots.pos in ("noun", "verb", "adjective", "adverb") and not slots.translation and not slots.graph_scope:
+            slots.standalone = (self.label, {"kind": "pos", "pos": slots.pos})
+
+    def count_fallback(self, slots) -> tuple[dict, str] | None:
+        """Nothing to count by: the Italian Lemma Bank."""
+        return {"kind": "bank", "bank": "italian"}, "nothing to count by: counting the Italian Lemma Bank"
+
     def variants(self, facts: Facts) -> list[dict]:
         out = [{"kind": "bank", "bank": b} for b in ("italian", *DIALECT)]
-        out += [{"kind": "by", "by": b} for b in ("pos", "emotion", "gender", "polarity")]
+        out += [{"kind": "by", "by": b} for b in FACETS]
         out += [{"kind": "pos", "pos": p} for p in ("noun", "verb", "adjective", "adverb")]
         out += [{"kind": "senses"}, {"kind": "hypolemmas"}]
         out += [{"kind": "translations", "dialect": d} for d in DIALECT]
@@ -68,23 +126,15 @@ class CountEntities(StandalonePattern):
             mentions.append((it_pl, en_pl))
         elif kind == "by":
             by = slots["by"]
+            facet = FACETS[by]
             key = Var(by)
-            if by == "pos":
-                where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
-                               Triple(lemma, IRI.of("lila:hasPOS"), key)])
-                it, en = "ciascuna parte del discorso", "part of speech"
-            elif by == "gender":
-                where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
-                               Triple(lemma, IRI.of("lila:hasGender"), key)])
-                it, en = "ciascun genere grammaticale", "grammatical gender"
-            elif by == "emotion":
+            if facet.on_entry:
                 lemma = Var("entry")
-                where = Group([Triple(lemma, IRI.of("elita:HasEmotion"), key)])
-                it, en = "ciascuna emozione di ELITA", "ELITA emotion"
+                where = Group([Triple(lemma, IRI.of(facet.prop), key)])
             else:
-                lemma = Var("entry")
-                where = Group([Triple(lemma, IRI.of("marl:hasPolarity"), key)])
-                it, en = "ciascuna classe di polarità Sentix", "Sentix polarity class"
+                where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                               Triple(lemma, IRI.of(facet.prop), key)])
+            it, en = facet.it, facet.en
             proj = [key, _count(lemma)]
             group_by = [key]
             order = [("DESC", Var("count")), key]

@@ -6,8 +6,8 @@ word-boundary regular expressions, so "pos" never matches inside "possibile".
 
 from __future__ import annotations
 
-from ..translate.text import fold
-from . import CATALOGUE
+from ..folding import fold
+from .catalogue import CATALOGUE
 
 
 def detect_patterns(question: str) -> dict[str, float]:

@@ -3,27 +3,85 @@
 from __future__ import annotations
 
 import random
+import re
 
+from ..folding import fold_same_length
 from ..namespaces import ELITA_GRAPH
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, frag, quote
-from .vocab import ELITA, EMOTION, local_name
+from .base import Facts, Frame, frag, quote
+from .pattern import Pattern
+from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
+from .vocab import ELITA, EMOTION, EMOTION_RES, SENTIMENT, local_name
+
+#: Words that name the emotion layer in a question.
+EMOTION_WORDS = rf"emozion\w*|emotions?|emotiv\w*|{SENTIMENT}|elita|elita:hasemotion|feelings?"
+EMOTION_CUE = rf"\b(?:{EMOTION_WORDS})\b"
+#: "the emotions of …", "quali emozioni …": the emotions are asked for, not given.
+EMOTION_PROJECT = (r"\b(?:quali|which|what|le|the|sue|its|loro|their|associate|associated|con|with)\s+"
+                   r"(?:[a-z]+\s+)?(?:emozion[ei]|emotions|elita)\b|\belita:hasemotion\b")
+#: The noun before a quoted emotion name ("l'emozione «paura»").
+EMOTION_NOUN = r"\b(?:emozion[ei]|emotions?|elita:)\s*"
 
 
 class EmotionLexicon(Pattern):
     """``?entry ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura`` (or project the emotion)."""
 
     label = "EMOTION_LEXICON"
+    rank = 10
+    guidance = (f"ELITA emotions: ?emotionEntry ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura (emotions "
+                f"{', '.join('elita:' + name for name in EMOTION)}; their labels are Italian, capitalised).")
+    example = ("list", None, {"mode": "constraint", "emotion": "Paura"})
+    resource = "ELITA"
+    entry_properties = ("elita:HasEmotion", "marl:Polarity")
     fact_queries = {
         "emotion": "SELECT DISTINCT ?lemma ?emotion WHERE { ?e ontolex:canonicalForm ?lemma ; "
                    "elita:HasEmotion ?emotion . ?lemma a lila:Lemma }",
     }
     needs = ("emotion",)
+    compose = {"constraint": 3, "word": 4}
+    build_order = 3
     question_cues = [
-        (r"(?<![«\"'])\b(emozion\w*|emotion\w*|elita|sentiment\w*|esprim\w*|express\w*|convey\w*|evoc\w*)\b", 0.6),
-        (r"(?<![«\"'])\b(gioia|tristezza|paura|disgusto|rabbia|sorpresa|aspettativa|fiducia|amore|joy|sadness|fear"
-         r"|disgust|anger|surprise|anticipation|trust|love)\b(?![»\"'])", 0.5),
+        (rf"(?<![«\"'])\b(emozion\w*|emotion\w*|elita|{SENTIMENT}|esprim\w*|express\w*|convey\w*|evoc\w*)\b", 0.6),
+        (r"(?<![«\"'])\b(" + "|".join([it for it, _ in EMOTION.values()] + [en for _, en in EMOTION.values()])
+         + r")\b(?![»\"'])", 0.5),
     ]
+    slot_fields = {"emotions": list, "emotion_project": False}
+    named_cues = (
+        (11, rf"\b(?:quali|che) emozioni (?:esprime|evoca|suscita|trasmette|ha)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+        (12, rf"\b(?:what|which) (?:emotions?|feelings?) (?:does|do)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+    )
+    fact_nouns = r"emozion[ei]|emotions?"
+    mention_cue = EMOTION_CUE
+
+    @reads(30)
+    def read_quoted_names(self, text: Text, slots) -> None:
+        """«paura» after "emozione" / "emotion" names the emotion, not a lemma."""
+        for m in re.finditer(EMOTION_NOUN + VALUE, text.folded):
+            value = fold_same_length(text.raw(m))
+            for name, regex in EMOTION_RES.items():
+                if regex.fullmatch(value) and name not in slots.emotions:
+                    slots.emotions.append(name)
+                    text.mask(*m.span("v"))
+
+    @reads(90)
+    def read_names(self, text: Text, slots) -> None:
+        """Emotion names and adjectives anywhere ("parole tristi", "words of fear"); else whether emotions are asked."""
+        for name, regex in EMOTION_RES.items():
+            m = regex.search(text.folded)
+            if m and name not in slots.emotions:
+                slots.emotions.append(name)
+                text.mask(*m.span())
+        if not slots.emotions and (text.has(EMOTION_PROJECT) or (slots.word and text.has(EMOTION_CUE))):
+            slots.emotion_project = True
+
+    def constraint_steps(self, slots) -> list[dict]:
+        return [{"mode": "constraint", "emotion": emotion} for emotion in slots.emotions]
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{"mode": "project"}] if slots.emotion_project else []
+
+    def word_steps(self, slots) -> list[dict]:
+        return [{"mode": "project"}] if slots.emotion_project or slots.emotions else []
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         if shape == "word" or (shape == "list" and rng.random() < 0.2):

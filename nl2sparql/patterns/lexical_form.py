@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, frag
+from .base import Facts, Frame, frag
+from .pattern import Pattern
+from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import local_name
 
 # lexinfo feature → (property, Italian, English)
@@ -21,13 +23,36 @@ FEATURES = {
     "indicative": ("verbFormMood", "all'indicativo", "in the indicative"),
     "feminine": ("gender", "al femminile", "in the feminine"),
 }
+#: Feature → the folded words questions use for it (checked in this order).
+FEATURE_WORDS: tuple[tuple[str, str], ...] = (
+    ("plural", r"plural[ei]?"),
+    ("singular", r"singolar[ei]|singular"),
+    ("imperfect", r"imperfett[oa]|imperfect"),
+    ("future", r"futur[oe]"),
+    ("subjunctive", r"congiuntivo|subjunctive"),
+    ("conditional", r"condizionale|conditional"),
+    ("past", r"passato(?: remoto)?|past(?: tense)?|preterite"),
+    ("present", r"presente|present(?: tense)?"),
+    ("indicative", r"indicativo|indicative"),
+    ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
+)
+#: A question about inflected forms.
+FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
+             r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform)\b")
+#: Number words ask for forms when a word is named ("il plurale di «uovo»").
+NUMBER_WORDS = r"\b(?:plural[ei]?|singolar[ei]|singular)\b"
 
 
 class LexicalForm(Pattern):
     """``?entry ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . ?f ontolex:writtenRep ?form``."""
 
     label = "LEXICAL_FORM"
-    role = "projection"
+    rank = 130
+    guidance = ("Inflected forms: ?formEntry ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . ?f ontolex:writtenRep "
+                "?form ; lexinfo:number lexinfo:plural (tense, verbFormMood, person, gender).")
+    example = ("word", "essere", {"feature": "future"})
+    resource = "the inflected forms"
+    entry_properties = ("ontolex:otherForm", "ontolex:lexicalForm")
     fact_queries = {
         "forms": "SELECT DISTINCT ?lemma ?feature WHERE { ?e ontolex:canonicalForm ?lemma ; ontolex:otherForm ?f . "
                  "?lemma a lila:Lemma . OPTIONAL { ?f ?p ?feature . "
@@ -38,7 +63,29 @@ class LexicalForm(Pattern):
         (r"\b(forme? flesse?|inflected forms?|flession\w*|inflection\w*|coniuga\w*|conjugat\w*|declina\w*"
          r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood|ontolex:otherform)\b", 0.8),
     ]
-    shapes = ("word",)
+    compose = {"word": 8}
+    slot_fields = {"forms": False, "form_feature": None}
+    named_cues = (
+        (9, rf"\bcome si coniuga\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+        (10, rf"\bhow (?:is|do you conjugate|does one conjugate)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+    )
+    fact_nouns = r"forme(?: flesse)?|plurale|singolare|coniugazione|forms|plural|singular|conjugation"
+    mention_cue = FORMS_CUE + r"|\bplural[ei]?\b|\bsingolar"
+
+    @reads(117)
+    def read_request(self, text: Text, slots) -> None:
+        """Inflected forms asked for, and the feature they must have."""
+        if text.asks(FORMS_CUE) or (slots.word and text.asks(NUMBER_WORDS)):
+            slots.forms = True
+            for name, words in FEATURE_WORDS:
+                if text.asks(rf"\b(?:{words})\b"):
+                    slots.form_feature = name
+                    break
+
+    def word_steps(self, slots) -> list[dict]:
+        if not slots.forms:
+            return []
+        return [{"feature": slots.form_feature} if slots.form_feature else {}]
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         features = sorted({local_name(r[0]) for r in facts.by_lemma("forms")[lemma] if r[0]} & set(FEATURES))

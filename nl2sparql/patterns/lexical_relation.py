@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 import random
+import re
 
 from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
-from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, related_to_named, frag, quote
+from ..sparql.model import IRI, Path, Triple
+from .base import Facts, Frame, related_to_named, frag, quote
+from .reading import RelationKind, Text, reads
+from .relations import RelationPattern
 
 ANTONYM_PROPS = (PREFIXES["lexinfo"] + "antonym", COMPLIT_VOCAB + "antonymComp", COMPLIT_VOCAB + "antonymGrad")
 SYNONYM = PREFIXES["lexinfo"] + "approximateSynonym"
+#: How questions name one antonym property (folded name ending → IRI); none named: all three.
+ANTONYM_NAMES = {"antonymgrad": ANTONYM_PROPS[2], "antonymcomp": ANTONYM_PROPS[1], "lexinfo:antonym": ANTONYM_PROPS[0],
+                 "lexinfo#antonym": ANTONYM_PROPS[0]}
+#: Synonymy said as "the same meaning": not a request for definitions.
+SAME_MEANING = r"stesso significato|same meaning|mean the same|significano lo stesso"
+SYNONYM_KIND = RelationKind(
+    "synonym", "LEXICAL_RELATION",
+    target=(r"(?:sinonim\w*|synonyms?|stesso significato|same meaning|significato simile|similar meaning|"
+            r"mean(?:s)? the same(?: thing)?|significa(?:no)? lo stesso|vogliono dire lo stesso|vuol dire lo stesso)"),
+    project=r"\b(?:sinonim\w*|synonyms?|stesso significato|same meaning)\b",
+    markers=("synonym",), plural=r"sinonimi|synonyms", verb_phrase=r"mean|signific|vogliono|vuol")
+ANTONYM_KIND = RelationKind(
+    "antonym", "LEXICAL_RELATION",
+    target=r"(?:antonim\w*|antonyms?|contrari[oe]?|opposit[oe]s?|oppost[oiae]|il contrario)",
+    project=r"\b(?:antonim\w*|antonyms?|contrari\w*|opposit\w*|oppost\w*)\b",
+    markers=("antonim", "antonym"), plural=r"antonimi|contrari|antonyms|opposites")
 
 
 def _fact(prop_values: str) -> str:
@@ -18,10 +37,16 @@ def _fact(prop_values: str) -> str:
             "?ow ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?o } }")
 
 
-class LexicalRelation(Pattern):
+class LexicalRelation(RelationPattern):
     """Synonyms (``lexinfo:approximateSynonym``) and antonyms (``lexinfo:antonym``, CompL-it's antonymComp/Grad)."""
 
     label = "LEXICAL_RELATION"
+    rank = 80
+    guidance = ("Synonyms: lexinfo:approximateSynonym; antonyms: " + " or ".join(f"<{p}>" for p in ANTONYM_PROPS)
+                + " (use all three), between senses, inside SERVICE.")
+    example = ("list", None, {"relation": "synonym", "target": "paura"})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {
         "synonym": _fact(f"<{SYNONYM}>"),
         "antonym": _fact(" ".join(f"<{p}>" for p in ANTONYM_PROPS)),
@@ -31,8 +56,33 @@ class LexicalRelation(Pattern):
         (r"\b(antonim\w*|antonym\w*|contrari\w*|opposit\w*|opposto)\b", 0.9),
     ]
 
-    def applicable(self, facts: Facts, lemma: str) -> bool:
-        return lemma in facts.by_lemma("synonym") or lemma in facts.by_lemma("antonym")
+    needs_any = ("synonym", "antonym")
+    compose = {"constraint": 6, "word": 7}
+    excludes = ("SEMANTIC_RELATION",)
+    build_order = 6
+    relation_kinds = (SYNONYM_KIND, ANTONYM_KIND)
+    fact_nouns = r"sinonimi|contrari|antonimi|synonyms|antonyms|opposites"
+
+    @reads(11)
+    def read_property(self, text: Text, slots) -> None:
+        """One antonym property named in the question (as an IRI or a prefixed name)."""
+        names = [i.lower() for i in slots.iris] + re.findall(r"[a-z-]+[:#]antonym\w*", text.folded)
+        for name in names:
+            for key, prop in ANTONYM_NAMES.items():
+                if name == prop.lower() or name.endswith(key):
+                    slots.relation_property = prop
+
+    @reads(111)
+    def read_same_meaning(self, text: Text, slots) -> None:
+        """Synonyms asked as "the same meaning": that meaning is not a request for definitions."""
+        if slots.relation == "synonym":
+            text.drop(SAME_MEANING)
+
+    def relation_step(self, slots, target: str | None) -> dict:
+        step = super().relation_step(slots, target)
+        if slots.relation_property:
+            step["property"] = slots.relation_property
+        return step
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         kind = rng.choice([k for k in ("synonym", "antonym") if lemma in facts.by_lemma(k)])
@@ -51,6 +101,8 @@ class LexicalRelation(Pattern):
         rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])
         prop = IRI(rel)
         is_syn = kind == "synonym"
+        if not is_syn and not slots.get("property"):  # no property named: CompL-it uses all three
+            prop = Path("alt", tuple(IRI(p) for p in ANTONYM_PROPS))
         if frame.shape == "word" or not other:
             sense, service = frame.sense()
             other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")

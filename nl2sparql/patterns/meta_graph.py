@@ -3,23 +3,130 @@
 from __future__ import annotations
 
 import random
+import re
 
-from ..namespaces import LIITA_GRAPH
+from ..namespaces import COMPLIT_SERVICE, ELITA_GRAPH, LIITA_GRAPH, PARMIGIANO_GRAPH, SENTIX_GRAPH, SICILIANO_GRAPH
+from ..rules import Breach, Parsed, Rule
+from ..sparql.lexer import apply_edits, tokenize
 from ..sparql.model import IRI, Call, GraphBlock, Group, Select, Triple, Var
-from .base import Facts, Frame, StandalonePattern, frag
+from .base import Facts, Frame, frag
+from .pattern import StandalonePattern
+from .reading import Text, reads
+
+#: How questions name a graph (folded regex → graph IRI).
+GRAPH_NAMES = (
+    (r"lemma ?bank|banca dei lemmi|liita\.it/data\b", LIITA_GRAPH),
+    (r"\belita\b", ELITA_GRAPH),
+    (r"\bsentix\b", SENTIX_GRAPH),
+    (r"\bparmigian\w*|\bparma\b", PARMIGIANO_GRAPH),
+    (r"\bsicilian\w*", SICILIANO_GRAPH),
+    (r"\bcompl-?it\b", COMPLIT_SERVICE),
+    (r"\bmorpholog\w*|\bmorfologi\w*", "http://liita.it/data/morphology"),
+)
+
+#: The ELITA graph IRI as people mistype it: with the slash of the ``elita:`` namespace.
+ELITA_WITH_SLASH = ELITA_GRAPH + "/"
+
+
+def _graph_iri(query: str, parsed: Parsed):
+    if any(t.graph is not None and t.graph.kind == "iri" and t.graph.value == ELITA_WITH_SLASH for t in parsed.triples):
+        yield Breach(f"GRAPH <{ELITA_WITH_SLASH}> is empty: the ELITA graph is <{ELITA_GRAPH}> (the namespace has the "
+                     "slash, the graph IRI has none)", f"use GRAPH <{ELITA_GRAPH}>")
+
+
+def fix_graph_iris(query: str) -> tuple[str, list[str]]:
+    """``GRAPH <http://w3id.org/elita/>`` → ``GRAPH <http://w3id.org/elita>``."""
+    edits, fixes = [], []
+    tokens = tokenize(query)
+    for a, b in zip(tokens, tokens[1:]):
+        if a.upper == "GRAPH" and b.kind == "iri" and b.text[1:-1] == ELITA_WITH_SLASH:
+            edits.append((b.start, b.start + len(b.text), f"<{ELITA_GRAPH}>"))
+            fixes.append(f"GRAPH {b.text} → <{ELITA_GRAPH}>")
+    return apply_edits(query, edits), fixes
+
+
+GRAPH_IRI = Rule(
+    "graph_iri", "error",
+    f"The ELITA graph is GRAPH <{ELITA_GRAPH}> (no slash, although the elita: namespace has one); the Lemma Bank "
+    f"graph is <{LIITA_GRAPH}>.",
+    _graph_iri, fix=fix_graph_iris,
+    broken="PREFIX elita: <http://w3id.org/elita/>\n"
+           "SELECT ?e WHERE { GRAPH <http://w3id.org/elita/> { ?e elita:HasEmotion elita:Paura } }")
 
 
 class MetaGraph(StandalonePattern):
     """Graph listings and per-graph profiles; as a modifier, ``GRAPH <http://liita.it/data> { ?lemma a lila:Lemma }``."""
 
     label = "META_GRAPH"
+    rank = 120
+    guidance = ("Graph listings and profiles: GRAPH ?g { … } (GRAPH ?g {} lists the graphs without reading them); "
+                "lemmas of the Lemma Bank graph: GRAPH <http://liita.it/data> { ?lemma a lila:Lemma }.")
+    example = ("standalone", None, {"kind": "lemma_graphs"})
     fact_queries = {"graphs": "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }"}
-    shapes = ("list", "count")
+    rules = (GRAPH_IRI,)
+    compose = {"scope": 1}
+    slot_fields = {"graph_scope": False, "graph": None}
     question_cues = [
         (r"\b(graf[oi]|graphs?|named graphs?|dataset|sorgent[ei]|sources?|risors[ae] lessical[ei]"
          r"|lexical resources?|classi|classes|propriet[aà]|propert(y|ies)|predicat[ie]|predicates?|schema)\b", 0.8),
         (r"\b(lemma bank|banca dei lemmi)\b", 0.5),
     ]
+
+    @reads(120)
+    def read_scope(self, text: Text, slots) -> None:
+        """Lemmas of the Lemma Bank graph: its IRI, "the Lemma Bank graph", or "the nouns of the Lemma Bank"."""
+        for iri in slots.iris:
+            if iri.rstrip("/") == LIITA_GRAPH:
+                slots.graph_scope = True
+        if text.has(r"\b(?:grafo della lemma bank|lemma bank graph)\b"):
+            slots.graph_scope = True
+        elif slots.pos and not slots.dialects and text.has(r"\b(?:lemma ?bank|banca dei lemmi)\b"):
+            # "the nouns of the Lemma Bank": the Italian lemmas only, not the dialect banks' lila:Lemma
+            slots.graph_scope = True
+
+    @reads(130)
+    def read_whole(self, text: Text, slots) -> None:
+        """Graph listings: which graphs, how large, their classes or properties, where the lemmas are."""
+        f = text.folded
+        if not re.search(r"\b(?:graf[oi]|graphs?|named graphs?|dataset)\b", f):
+            return
+        graph = self._graph_named(slots, f)
+        if re.search(r"\b(?:quante triple|how many triples|conta le triple|count the triples|quanto e grande|"
+                     r"how (?:large|big)|dimension\w*|size)\b", f):
+            slots.standalone = (self.label, {"kind": "sizes"})
+        elif re.search(r"\b(?:classi|classes)\b", f) and graph:
+            slots.standalone = (self.label, {"kind": "classes", "graph": graph})
+        elif re.search(r"\b(?:proprieta|properties|predicat[ie]|predicates)\b", f) and graph:
+            slots.standalone = (self.label, {"kind": "properties", "graph": graph})
+        elif re.search(r"\b(?:lemmi|lemmas|lila:lemma|lemma)\b", f) and not slots.graph_scope:
+            slots.standalone = (self.label, {"kind": "lemma_graphs"})
+        elif not (slots.graph_scope or slots.affixes or slots.emotions or slots.pos):
+            slots.standalone = (self.label, {"kind": "list"})
+        if slots.standalone:
+            slots.graph = graph
+
+    @staticmethod
+    def _graph_named(slots, folded: str) -> str | None:
+        for iri in slots.iris:
+            if "://" in iri:
+                return iri
+        m = re.search(r"\b(?:grafo|graph)\b(.{0,40})", folded)
+        around = (m.group(1) if m else "") + " " + folded[max(0, (m.start() if m else 0) - 30):(m.start() if m else 0)]
+        for pattern, iri in GRAPH_NAMES:
+            if re.search(pattern, around):
+                return iri
+        return None
+
+    def scope_steps(self, slots, shape: str) -> list[dict]:
+        return [{"graph": LIITA_GRAPH}] if slots.graph_scope and shape in ("list", "count") else []
+
+    def scope(self, frame: Frame, values: dict) -> None:
+        self.scope_lemmas(frame)
+
+    def compose_scope(self, frame: Frame, rng: random.Random) -> None:
+        """One list or count in ten is scoped to the Lemma Bank graph."""
+        if frame.shape != "word" and rng.random() < 0.1:
+            self.scope_lemmas(frame)
 
     def scope_lemmas(self, frame: Frame) -> None:
         """Scope ``?lemma a lila:Lemma`` to the Lemma Bank graph."""

@@ -6,9 +6,13 @@ import bisect
 import random
 import re
 
-from ..sparql.model import Call, Filter, Lit, str_
+from ..folding import fold_same_length
 from ..namespaces import expand
-from .base import Facts, Frame, Pattern, frag, quote
+from ..sparql.model import Call, Filter, Lit, str_
+from .base import Facts, Frame, frag, quote
+from .pattern import Pattern
+from .reading import NOT_A_WORD, VALUE, Text, is_quoted, reads
+from .sense_definition import DEFINITION_NOUNS
 
 WRITTEN_REP, RDFS_LABEL = expand("ontolex:writtenRep"), expand("rdfs:label")
 ELITA_HAS_EMOTION = expand("elita:HasEmotion")
@@ -17,6 +21,16 @@ SUFFIXES = ("zione", "mente", "bile", "ino", "etto", "ello", "one", "ista", "tor
             "ismo", "oso", "aggio", "mento", "ale", "are", "ere", "ire", "logia", "ia")
 PREFIXES = ("ri", "dis", "pre", "anti", "in", "auto", "capo", "super", "tras", "sotto", "contro", "inter",
             "stra", "semi", "extra", "geo", "bio", "tele", "s")
+#: Affix kind → the words that introduce it in a question.
+AFFIX_CUES = (
+    ("prefix", r"(?:inizi\w*|comincia\w*|cominci\w*|start\w*|begin\w*|prefiss[oi]|prefix(?:es)?)"),
+    ("suffix", r"(?:finisc\w*|finiscono|termina\w*|terminan\w*|suffiss[oi]|suffix(?:es)?|end(?:s|ing)?|desinenz[ae])"),
+    ("contains", r"(?:contien\w*|contengon\w*|contenent\w*|contain\w*|includ\w*)"),
+)
+#: What may stand between the cue and the affix ("con il suffisso", "with the letters").
+AFFIX_FILLER = (r"\s*(?:(?:con|per|with|by|in|a)\s+)?(?:(?:(?:il|la|le|the|a|an)\s+)?"
+                r"(?:prefisso|suffisso|desinenza|sequenza|stringa|lettera|lettere|prefix|suffix|string|"
+                r"sequence|letters?)\s+)?")
 _REGEX_SPECIAL = re.compile(r"([\\.^$|?*+()\[\]{}])")
 
 
@@ -62,13 +76,42 @@ class MorphoRegex(Pattern):
     """``FILTER(STRSTARTS|STRENDS|CONTAINS|REGEX(STR(?wr), …))``."""
 
     label = "MORPHO_REGEX"
+    rank = 100
+    guidance = ("Affixes on the written form: STRSTARTS / STRENDS / CONTAINS (STR(?wr), \"…\").")
+    example = ("list", None, {"kind": "suffix", "affix": "zione"})
     question_cues = [
         (r"\b(inizi\w*|comincia\w*|prefiss\w*|start\w*|begin\w*|prefix\w*)\b", 0.85),
         (r"\b(finisc\w*|termina\w*|suffiss\w*|end(s|ing)? (in|with)|suffix\w*)\b", 0.85),
         (r"\b(contien\w*|conteng\w*|contenent\w*|contain\w*|sottostringa|substring)\b", 0.6),
         (r"\b(lunghezza|lunghe|length|long|caratteri|characters)\b", 0.5),
     ]
-    shapes = ("list", "count")
+    compose = {"constraint": 2}
+    build_order = 2
+    slot_fields = {"affixes": list}
+
+    @reads(40)
+    def read_affixes(self, text: Text, slots) -> None:
+        """Prefixes, suffixes and substrings ("che finiscono in -zione", "starting with 'ri'")."""
+        for kind, cue in AFFIX_CUES:
+            for m in list(re.finditer(rf"\b{cue}\b{AFFIX_FILLER}{VALUE}", text.folded)):
+                before = text.folded[max(0, m.start() - 40):m.start()]
+                if kind == "contains" and re.search(DEFINITION_NOUNS, before):
+                    continue  # the definition contains it (SENSE_DEFINITION)
+                if kind == "suffix" and re.match(r"end(?:s|ing)?\b", m.group(0)) and not re.search(
+                        r"\bend(?:s|ing)?\s+(?:in|with|by)\b", m.group(0)):
+                    continue
+                hyphen = m.group("v").startswith("-") or m.group("v").endswith("-")
+                if not is_quoted(m) and not hyphen and fold_same_length(text.raw(m)) in NOT_A_WORD | {"lettera", "letter"}:
+                    continue
+                affix = text.value(m)
+                if affix and (kind, affix) not in slots.affixes:
+                    slots.affixes.append((kind, affix))
+        if slots.affixes and text.has(r"\bregex\b|\bregular expression|espressione regolare"):
+            slots.notes.append("regex")
+
+    def constraint_steps(self, slots) -> list[dict]:
+        return [{"kind": kind, "affix": affix, "regex": "regex" in slots.notes and kind != "contains"}
+                for kind, affix in slots.affixes]
 
     def applicable(self, facts: Facts, lemma: str) -> bool:
         return bool(self._options(facts.labels.get(lemma, "")))

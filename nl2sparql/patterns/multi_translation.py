@@ -4,20 +4,53 @@ from __future__ import annotations
 
 import random
 
-from .base import Facts, Frame, Pattern, frag
-from .translation import add_translation
+from .base import Facts, Frame, frag
+from .pattern import Pattern
+from .reading import Text, reads
+from .translation import TRANSLATION_CUE, TRANSLATION_MENTION, add_translation
 from .vocab import DIALECT
+
+#: "both", "every dialect": translations into all the dialects.
+ALL_DIALECTS = r"\b(?:entramb[ie]|both|tutti e due|dialetti|dialects|ogni dialetto|each dialect)\b"
 
 
 class MultiTranslation(Pattern):
     """Project the Parmigiano and the Sicilian translations of ``?lemma``."""
 
     label = "MULTI_TRANSLATION"
-    role = "projection"
+    rank = 40
+    guidance = ("Both dialects: the translation path once per dialect, each with its own Italian entry variable "
+                "(?itEntryParmigiano, ?itEntrySicilian).")
+    example = ("word", "acqua", {})
+    resource = "a dialect glossary"
+    entry_properties = ("vartrans:translatableAs",)
+    needs_any = ("translation_siciliano",)
+    compose = {"projection": 2, "word": 3}
+    excludes = ("TRANSLATION",)
     question_cues = [
         (r"\b(entramb\w*|both|tutti e due|sia .* sia|sia .* che|multipl\w*|pi[uù] dialetti|several dialects)\b", 0.6),
         (r"\b(parmigian\w*|parma)\b.*\b(sicilian\w*)\b|\b(sicilian\w*)\b.*\b(parmigian\w*|parma)\b", 0.9),
     ]
+
+    mention_cue = TRANSLATION_MENTION
+
+    @reads(101)
+    def read_all_dialects(self, text: Text, slots) -> None:
+        """A translation into "both" dialects names them all."""
+        if text.has(ALL_DIALECTS) and text.has(TRANSLATION_CUE):
+            slots.dialects = ["parmigiano", "siciliano"]
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{}] if slots.translation and len(slots.dialects) != 1 else []
+
+    word_steps = projection_steps
+
+    def alternatives(self, steps: list, shape: str, slots) -> list[tuple[list, float]]:
+        """A translation that names no dialect: both dialects first (this pattern), then each dialect alone."""
+        if not slots.translation or slots.dialects or shape == "standalone":
+            return []
+        return [([("TRANSLATION", {"dialect": dialect}) if label == self.label else (label, values)
+                  for label, values in steps], 0.97) for dialect in ("siciliano", "parmigiano")]
 
     def applicable(self, facts: Facts, lemma: str) -> bool:
         return all(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)

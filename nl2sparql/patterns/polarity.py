@@ -3,25 +3,89 @@
 from __future__ import annotations
 
 import random
+import re
 
 from ..sparql.model import IRI, Filter, Lit, Op, Triple
-from .base import Facts, Frame, Pattern, frag
-from .vocab import MARL, POLARITY, local_name
+from .base import Facts, Frame, frag
+from .pattern import Pattern
+from .reading import HEADS, NUMBER, Text, reads
+from .vocab import MARL, POLARITY, SENTIMENT, local_name
+
+#: Words that name the Sentix layer.
+POLARITY_WORDS = rf"polarita|polarity|sentix|{SENTIMENT}|marl:haspolarity\w*"
+#: Words that speak of a rating, read as polarity only in a polarity question.
+RATING_WORDS = r"rated|valutat\w*|classificat\w*|connotazion\w*|connotation"
+POLARITY_CUE = rf"\b(?:{POLARITY_WORDS}|{RATING_WORDS})\b"
+#: Polarity class local name → the folded adjectives naming it.
+CLASS_WORDS = (("Positive", r"positiv[aeio]|positive"), ("Negative", r"negativ[aeio]|negative"),
+               ("Neutral", r"neutr[aeio]|neutral"))
+THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|greater|higher|more|over|>=?|"
+             rf"inferior\w*|minor\w*|piu bass\w*|sotto|below|less|lower|under|<=?)\s*(?:a|di|than|to|of|=)?\s*{NUMBER}")
+_BELOW = r"inferior|minor|piu bass|sotto|below|less|lower|under|<"
 
 
 class Polarity(Pattern):
     """``?sentix ontolex:canonicalForm ?lemma ; marl:hasPolarity marl:Negative ; marl:hasPolarityValue ?polarity``."""
 
     label = "POLARITY"
+    rank = 20
+    guidance = ("Sentix polarity is a separate entry: ?sentixEntry ontolex:canonicalForm ?lemma ; marl:hasPolarity "
+                f"{'|'.join('marl:' + name for name in POLARITY)} ; marl:hasPolarityValue ?value (-1..1).")
+    example = ("list", None, {"polarity": "Negative"})
+    resource = "Sentix"
+    entry_properties = ("marl:hasPolarity",)
     fact_queries = {
         "sentix": "SELECT DISTINCT ?lemma ?polarity ?value WHERE { ?s ontolex:canonicalForm ?lemma ; "
                   "marl:hasPolarity ?polarity ; marl:hasPolarityValue ?value . ?lemma a lila:Lemma }",
     }
     needs = ("sentix",)
+    compose = {"constraint": 4, "word": 5}
+    build_order = 4
     question_cues = [
-        (r"\b(polarita|polarity|sentix|sentiment(?![oi]\b)\w*|marl:haspolarity\w*)\b", 0.9),
-        (r"\b(positiv[aeio]|negativ[aeio]|neutr[aeio]|positive|negative|neutral)\b", 0.6),
+        (rf"(?<![«\"'])\b({POLARITY_WORDS})\b", 0.9),  # not a quoted lemma such as «sentimento»
+        (r"\b(" + "|".join(words for _, words in CLASS_WORDS) + r")\b", 0.6),
     ]
+    slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False}
+    fact_nouns = rf"polarita|polarity|{SENTIMENT}"
+    mention_cue = POLARITY_CUE
+
+    @reads(22)
+    def read_threshold(self, text: Text, slots) -> None:
+        """A polarity above or below a number ("polarità superiore a 0,5")."""
+        if text.has(POLARITY_CUE):
+            m = text.search(THRESHOLD)
+            if m:
+                slots.threshold_op = "<" if re.match(_BELOW, m.group("op")) else ">"
+                slots.threshold = float(m.group("n").replace(",", "."))
+                text.mask(*m.span())
+
+    @reads(104)
+    def read_class(self, text: Text, slots) -> None:
+        """A polarity class, in a polarity question or next to a head noun ("parole positive")."""
+        for name, words in CLASS_WORDS:
+            m = re.search(rf"\b(?:{words})\b", text.folded)
+            if m and (text.has(POLARITY_CUE) or re.search(rf"\b{HEADS}\s+(?:{words})\b|\b(?:{words})\s+{HEADS}",
+                                                          text.folded)):
+                slots.polarity = name
+                break
+
+    @reads(119)
+    def read_request(self, text: Text, slots) -> None:
+        """A polarity question that names no class nor threshold asks for the polarity."""
+        if text.asks(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
+            slots.polarity_project = True
+
+    def constraint_steps(self, slots) -> list[dict]:
+        if slots.threshold is not None:
+            sign = 1 if slots.threshold_op == ">" else -1
+            return [{"polarity": "Positive" if sign > 0 else "Negative", "threshold": sign * slots.threshold}]
+        return [{"polarity": slots.polarity}] if slots.polarity else []
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{}] if slots.polarity_project else []
+
+    def word_steps(self, slots) -> list[dict]:
+        return [{}] if slots.polarity_project or slots.polarity or slots.threshold is not None else []
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         polarity_iri, value = rng.choice(facts.by_lemma("sentix")[lemma])

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, Pattern, frag
-from .vocab import GENDER, LILA, POS, local_name
+from .base import Facts, Frame, frag
+from .pattern import Pattern
+from .reading import Text, reads
+from .vocab import FACETS, GENDER, GENDER_WORDS, LILA, POS, POS_WORDS, local_name
 
 
 def _value_index(facts: Facts) -> dict[str, set[str]]:
@@ -25,6 +28,9 @@ class PosFilter(Pattern):
     """``?lemma lila:hasPOS lila:noun`` [``; lila:hasGender lila:feminine``]."""
 
     label = "POS_FILTER"
+    rank = 90
+    guidance = ("Part of speech and gender on the lemma: lila:hasPOS lila:noun ; lila:hasGender lila:feminine.")
+    example = ("list", None, {"pos": "noun", "gender": "feminine"})
     fact_queries = {
         "gender": "SELECT DISTINCT ?lemma ?gender WHERE { ?lemma a lila:Lemma ; lila:hasGender ?gender . "
                   "FILTER(STRSTARTS(STR(?lemma), \"http://liita.it/data/id/lemma/\")) }",
@@ -32,9 +38,36 @@ class PosFilter(Pattern):
     question_cues = [
         (r"\b(sostantiv[oi]|nom[ei] comun[ei]|verb[oi]|aggettiv[oi]|avverb[oi]|nouns?|verbs?|adjectives?|adverbs?"
          r"|parte del discorso|part of speech|pos)\b", 0.8),
-        (r"\b(maschil[ei]|femminil[ei]|masculine|feminine|genere|gender)\b", 0.7),
+        (r"\b(" + "|".join(words for _, words in GENDER_WORDS) + f"|{FACETS['gender'].words})\\b", 0.7),
     ]
-    shapes = ("list", "count")
+    compose = {"constraint": 1}
+    build_order = 1
+    slot_fields = {"pos": None, "gender": None}
+
+    @reads(102)
+    def read_pos(self, text: Text, slots) -> None:
+        """The first part of speech named (proper nouns before nouns)."""
+        for name, words in POS_WORDS:
+            m = re.search(rf"\b(?:{words})\b", text.folded)
+            if m:
+                slots.pos = name
+                text.mask(*m.span())
+                return
+
+    @reads(103)
+    def read_gender(self, text: Text, slots) -> None:
+        """A grammatical gender (the last one named)."""
+        for name, words in GENDER_WORDS:
+            if re.search(rf"\b(?:{words})\b", text.folded):
+                slots.gender = name
+
+    def constraint_steps(self, slots) -> list[dict]:
+        if not (slots.pos or slots.gender):
+            return []
+        step = {"pos": slots.pos or "noun"}
+        if slots.gender and not (slots.word and slots.forms):  # "al femminile" of a word is a form feature
+            step["gender"] = slots.gender
+        return [step] if slots.pos or "gender" in step else []
 
     def applicable(self, facts: Facts, lemma: str) -> bool:
         rows = facts.by_lemma("lemma").get(lemma)

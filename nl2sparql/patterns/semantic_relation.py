@@ -8,10 +8,58 @@ with ``?x lexinfo:hyponym ?animaleSense``.
 from __future__ import annotations
 
 import random
+import re
 
-from ..namespaces import COMPLIT_SERVICE
+from ..namespaces import COMPLIT_SERVICE, PREFIXES
+from ..rules import Breach, Parsed, Rule
 from ..sparql.model import IRI, Path, Triple
-from .base import Facts, Frame, Pattern, related_to_named, frag, quote
+from .base import Facts, Frame, related_to_named, frag, quote
+from .reading import ARTICLE, VALUE, RelationKind, Text, reads
+from .relations import RelationPattern
+
+_LEX = PREFIXES["lexinfo"]
+_GENERAL = re.compile(r"hypernym|hyperonym|iperonim|general|broader", re.I)
+_SPECIFIC = re.compile(r"hyponym|iponim|specific|narrower", re.I)
+_WHOLE = re.compile(r"whole|holonym|olonim|intero", re.I)
+_PART = re.compile(r"part|meronym|meronim|component", re.I)
+#: relation → (what its subject is, what its object is), as name patterns and as words.
+_ENDS = {_LEX + "hyponym": (_SPECIFIC, _GENERAL, "?specific lexinfo:hyponym ?general"),
+         _LEX + "hypernym": (_GENERAL, _SPECIFIC, "?general lexinfo:hypernym ?specific"),
+         _LEX + "partMeronym": (_PART, _WHOLE, "?part lexinfo:partMeronym ?whole"),
+         _LEX + "partHolonym": (_WHOLE, _PART, "?whole lexinfo:partHolonym ?part")}
+
+
+def _named(name: str, kind: re.Pattern, other: re.Pattern) -> bool:
+    return bool(kind.search(name)) and not other.search(name)
+
+
+def _direction(query: str, parsed: Parsed):
+    """Variables named for one end of a relation used at the other end (the names say what the author meant)."""
+    for t in parsed.triples:
+        if len(t.p_iris) != 1 or t.p_iris[0] not in _ENDS or t.s.kind != "var" or t.o.kind != "var":
+            continue
+        subject_kind, object_kind, right = _ENDS[t.p_iris[0]]
+        s, o = (t.o, t.s) if t.inverse else (t.s, t.o)
+        if _named(s.value, object_kind, subject_kind) or _named(o.value, subject_kind, object_kind):
+            yield Breach(f"?{s.value} {short_relation(t.p_iris[0])} ?{o.value} reads the relation backwards: it is "
+                         f"{right}")
+            return
+
+
+def short_relation(iri: str) -> str:
+    """``lexinfo:hyponym`` for a lexinfo IRI."""
+    return "lexinfo:" + iri[len(_LEX):]
+
+
+RELATION_DIRECTION = Rule(
+    "relation_direction", "warning",
+    "Hypernymy points the 'wrong' way: ?specific lexinfo:hyponym ?general (hyponyms of animale are senses ?x with "
+    "?x lexinfo:hyponym ?animaleSense) and ?general lexinfo:hypernym ?specific; ?part lexinfo:partMeronym ?whole.",
+    _direction,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+           "PREFIX lexinfo: <http://www.lexinfo.net/ontology/3.0/lexinfo#>\n"
+           f"SELECT ?hyponym WHERE {{ SERVICE <{COMPLIT_SERVICE}> {{ ?animale ontolex:sense ?general . "
+           "?general lexinfo:hyponym ?hyponym } }")
 
 _REL = {
     "hyponym": "SELECT DISTINCT ?lemma ?g WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
@@ -23,11 +71,46 @@ _REL = {
 }
 
 
-class SemanticRelation(Pattern):
+HYPERNYM = RelationKind(
+    "hypernym", "SEMANTIC_RELATION",
+    target=r"(?:iponim\w*|tipi|tipo|specie|sottotipi|kinds?|types?|sorts?|subtypes?|hyponyms?)",
+    project=(r"\b(?:iperonim\w*|hypernyms?|categori\w* (?:piu )?general\w*|broader terms?|piu general\w*|"
+             r"more general|superordinat\w*)\b|\ba (?:kind|type|sort) of\s*\??\s*$|"
+             r"\b(?:di )?(?:che|quale) (?:cosa|tipo) (?:e|sia)\b|\bche tipo di cosa\b|\bdi che cosa e un"),
+    markers=("hyponym",), always_list=True)
+HOLONYM = RelationKind(
+    "holonym", "SEMANTIC_RELATION",
+    target=r"(?:parti|parte|parts?|meronim\w*|meronyms?|componenti|components?|pezzi)",
+    project=(r"\b(?:olonim\w*|holonyms?|interi di cui|wholes?|belongs? to|fa parte|fanno parte|"
+             r"is (?:a )?part of)\b|\bpart of\s*\??\s*$"),
+    markers=("partmeronym",), always_list=True, not_after=r"\b(?:fa|fanno)\s+$|\bis\s+$")
+#: Hyponyms at any depth ("direttamente o indirettamente"): the transitive closure lexinfo:hyponym+.
+TRANSITIVE = (r"\b(?:direttamente o indirettamente|directly or indirectly|anche indirettamente|indirett\w*|"
+              r"indirect\w*|transitiv\w*|a qualsiasi livello|at any (?:level|depth)|a ogni livello|"
+              r"a tutti i livelli)\b|lexinfo:hyponym\+")
+
+
+class SemanticRelation(RelationPattern):
     """Hyponyms / parts of a named word (constraint), or hypernyms / wholes of a word (word fact)."""
 
     label = "SEMANTIC_RELATION"
+    rank = 70
+    guidance = ("Hyponyms of X: ?sense lexinfo:hyponym ?xSense; parts of X: ?sense lexinfo:partMeronym ?xSense; X's "
+                "sense belongs to a CompL-it word written X (STR(?xwr) = \"X\"), inside SERVICE.")
+    example = ("list", None, {"relation": "hypernym", "target": "animale"})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {"hypernym": _REL["hyponym"], "holonym": _REL["meronym"]}
+    rules = (RELATION_DIRECTION,)
+    needs_any = ("hypernym", "holonym")
+    compose = {"constraint": 5, "word": 6}
+    build_order = 5
+    relation_kinds = (HYPERNYM, HOLONYM)
+    named_cues = (
+        (13, rf"\bwhat is\s+{VALUE}\s+(?:a (?:kind|type|sort)|part) of"),
+        (14, rf"\b(?:di )?(?:che )?cosa (?:e un tipo|fa parte)\s+{ARTICLE}?{VALUE}"),
+    )
+    fact_nouns = r"iperonimi|olonimi|hypernyms|holonyms"
     question_cues = [
         (r"\b(iponim\w*|iperonim\w*|hyponym\w*|hypernym\w*|tipi di|types? of|kinds? of|specie di"
          r"|pi[uù] specific\w*|more specific|broader|pi[uù] general\w*|categori\w*(?! grammatical))\b", 0.85),
@@ -35,8 +118,17 @@ class SemanticRelation(Pattern):
          r"|fa(nno)? parte|is part of|made up of)\b", 0.85),
     ]
 
-    def applicable(self, facts: Facts, lemma: str) -> bool:
-        return lemma in facts.by_lemma("hypernym") or lemma in facts.by_lemma("holonym")
+    @reads(59)
+    def read_transitive(self, text: Text, slots) -> None:
+        """Hyponyms at any depth."""
+        if text.has(TRANSITIVE):
+            slots.transitive = True
+
+    def relation_step(self, slots, target: str | None) -> dict:
+        step = super().relation_step(slots, target)
+        if slots.transitive and slots.relation == "hypernym" and target:
+            step["transitive"] = True
+        return step
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         kind = rng.choice([k for k in ("hypernym", "holonym") if lemma in facts.by_lemma(k)])

@@ -6,14 +6,34 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import Call, Lit, Op
-from .base import Facts, Frame, Pattern, frag
+from .base import Facts, Frame, frag
+from .pattern import Pattern
+from .reading import ARTICLE, NAMED_HEAD, NUMBER, VALUE, Text, reads
+
+#: "How many senses": a count of senses (not of lemmas).
+SENSES_COUNT = (r"\b(?:quant[ieoa]|how many|numero(?: totale)? di|number of|conta|count)\s+(?:[a-z:-]+\s+){0,2}?"
+                r"(?:sensi|significati|accezioni|senses|meanings|ontolex:sense|ontolex:lexicalsense)\b")
+#: ``(regex, added)``: a minimum number of senses is the number read (group ``n``) plus ``added``.
+MIN_SENSES = (
+    (rf"\b(?:almeno|at least)\s+{NUMBER}\s+(?:[\w:-]+\s+){{0,2}}?(?:sensi|significati|senses|meanings|ontolex:sense)",
+     0),
+    (rf"\b{NUMBER}\s+(?:o piu|or more)\s+(?:sensi|significati|senses|meanings)", 0),
+    (rf"\b(?:piu di|more than|oltre)\s+{NUMBER}\s+(?:sensi|significati|senses|meanings)", 1),
+    (r"\b(?:piu di|more than)\s+(?:un|uno|one|a single)\s+(?:senso|significato|sense|meaning)", 2),
+    (r"\b(?:polisem\w*|polysem\w*)", 2),
+    (r"\b(?:diversi|molti|vari|piu|multipl\w*|several|multiple|(?<!how )many)\s+(?:sensi|significati|senses|meanings)", 2),
+)
 
 
 class SenseCount(Pattern):
     """``COUNT(DISTINCT ?sense)`` per word, or lemmas with at least N senses."""
 
     label = "SENSE_COUNT"
-    role = "projection"
+    rank = 60
+    guidance = ("Count senses inside SERVICE with COUNT(DISTINCT ?sense), grouped by the lemma.")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {
         "senses": "SELECT ?lemma (COUNT(DISTINCT ?s) AS ?n) WHERE { ?word ontolex:canonicalForm ?lemma . "
                   f"?lemma a lila:Lemma . SERVICE <{COMPLIT_SERVICE}> {{ ?word ontolex:sense ?s }} }} GROUP BY ?lemma",
@@ -27,7 +47,51 @@ class SenseCount(Pattern):
          r"|\d+ (o piu|or more) (sensi|significati|senses|meanings)|(numero|number) di ([\w:-]+ ){0,2}ontolex:sense"
          r"|number of ([\w:-]+ ){0,2}ontolex:sense)", 0.9),
     ]
-    shapes = ("list", "word")
+    compose = {"projection": 4, "word": 9}
+    build_order = 7
+    aggregates = True
+    alone_note = "a sense count cannot be combined with other facts; only the count is shown"
+    uncountable_note = "a sense-count condition cannot be counted over; it was left out"
+    slot_fields = {"senses_count": False, "min_senses": None}
+    named_cues = (
+        (7, rf"\b(?:quanti|quante)\s+(?:sensi|significati|accezioni)\s+ha\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+        (8, rf"\bhow many (?:senses|meanings) does\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+    )
+    fact_nouns = r"sensi|senses"
+    mention_cue = SENSES_COUNT
+
+    @reads(21)
+    def read_minimum(self, text: Text, slots) -> None:
+        """A minimum number of senses ("almeno 3 sensi", "polysemous")."""
+        for pattern, added in MIN_SENSES:
+            m = text.search(pattern)
+            if m:
+                n = m.groupdict().get("n")
+                slots.min_senses = int(float(n.replace(",", "."))) + added if n else added
+                text.mask(*m.span())
+                return
+
+    @reads(112)
+    def read_request(self, text: Text, slots) -> None:
+        """A count of senses; its words are dropped from the request view, so they do not ask for a count of lemmas."""
+        if text.asks(SENSES_COUNT):
+            slots.senses_count = True
+            text.drop(SENSES_COUNT)
+
+    @reads(114)
+    def read_not_a_count(self, text: Text, slots) -> None:
+        """How many senses a word has is its sense count, not a count of lemmas (unless a minimum is set)."""
+        if slots.min_senses is None and slots.senses_count:
+            slots.count = False
+
+    def constraint_steps(self, slots) -> list[dict]:
+        return [{"min_senses": slots.min_senses}] if slots.min_senses else []
+
+    def word_steps(self, slots) -> list[dict]:
+        return [{}] if slots.senses_count else []
+
+    def asks_count(self, slots) -> bool:
+        return slots.senses_count and slots.min_senses is None
 
     def applicable(self, facts: Facts, lemma: str) -> bool:
         rows = facts.by_lemma("senses").get(lemma)

@@ -7,7 +7,24 @@ import re
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Call, Filter, Lit, Triple, lcase, str_
-from .base import Facts, Frame, Pattern, frag, quote
+from .base import Facts, Frame, frag, quote
+from .pattern import Pattern
+from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, ok_word, reads
+
+#: Words for a definition (before "contiene X": the definition is searched, see also MORPHO_REGEX).
+DEFINITION_NOUNS = r"definizion\w*|definition\w*|defined|definit\w*|skos:definition"
+#: A question that asks for definitions or meanings.
+DEFINITION_CUE = (r"\b(?:definizion\w*|definition\w*|definit[oa]|defined|define|definisci|significato|significa|"
+                  r"vuol dire|vuole dire|meaning|mean|means|glossa|gloss|skos:definition)\b|\bcos'?\s*e\s+(?:un|una|uno)\b|"
+                  r"\bwhat is an?\b")
+#: "What meanings does X have?" asks for the definitions (a count or a minimum is a sense count instead).
+MEANINGS = r"\b(?:meanings|significati|accezioni)\b"
+#: Lemmas whose definition contains a word.
+CONTAINS = (
+    rf"(?:{DEFINITION_NOUNS})(?:\s*\(compl-it\))?[^«\"\x01.?;]{{0,25}}?(?:contien\w*|contain\w*|cita\w*|menzion\w*|"
+    rf"mention\w*|includ\w*|parla di|with the word|con la parola|usa\w*|uses?)\s*(?:la parola\s+|the word\s+)?{VALUE}",
+    rf"(?:nella definizione|in (?:the|their) definitions?)\s+(?:\w+\s+){{0,2}}?{VALUE}",
+)
 
 _STOP = {"della", "delle", "degli", "dello", "nella", "nelle", "sulla", "questo", "quella", "quello", "molto",
          "anche", "oppure", "essere", "avere", "dalla", "dalle", "come", "sono", "ogni", "alcuni", "altre",
@@ -18,7 +35,12 @@ class SenseDefinition(Pattern):
     """``?word ontolex:canonicalForm ?lemma . SERVICE <CompL-it> { ?word ontolex:sense ?sense . ?sense skos:definition ?definition }``."""
 
     label = "SENSE_DEFINITION"
-    role = "projection"
+    rank = 50
+    guidance = ("Definitions: ?word ontolex:sense ?sense . ?sense skos:definition ?definition, inside SERVICE; search "
+                "them with CONTAINS(LCASE(STR(?definition)), \"…\").")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
     fact_queries = {
         "definition": "SELECT DISTINCT ?lemma ?d WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
                       f"SERVICE <{COMPLIT_SERVICE}> {{ ?word ontolex:sense ?s . ?s skos:definition ?d }} }}",
@@ -29,6 +51,43 @@ class SenseDefinition(Pattern):
          r"|vuol dire|(?<!same )meaning|means?(?! the same)|che cos.e|what is an?|descrizion[ei]|description)\b", 0.8),
         (r"\b(compl-?it)\b", 0.3),
     ]
+    compose = {"projection": 3, "word": 1}
+    build_order = 8
+    slot_fields = {"definition": False, "definition_contains": None}
+    named_cues = (
+        (3, rf"\b(?:che )?(?:cosa )?(?:significa|vuol dire|vuole dire)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+        (4, rf"\bwhat does\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}\s+mean"),
+        (5, rf"\bcos'?\s*e\s+(?:un|una|uno|un')\s*{VALUE}"),
+        (6, rf"\bwhat is an?\s+{VALUE}\s*\??\s*$"),
+        (15, rf"\b(?:define|definisci)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+    )
+    fact_nouns = r"definizion[ei]|significat[oi]|definitions?|meanings?"
+    mention_cue = DEFINITION_CUE
+
+    @reads(50)
+    def read_contains(self, text: Text, slots) -> None:
+        """A word the definition must contain ("la cui definizione contiene «veleno»")."""
+        for pattern in CONTAINS:
+            m = text.search(pattern)
+            if m and ok_word(text.raw(m)):
+                slots.definition_contains = text.value(m).lower()
+                slots.definition = True
+                return
+
+    @reads(115)
+    def read_request(self, text: Text, slots) -> None:
+        """Definitions asked for ("cosa significa", "what meanings does X have")."""
+        slots.definition = slots.definition or text.asks(DEFINITION_CUE) or (
+            slots.min_senses is None and text.asks(MEANINGS))
+
+    def constraint_steps(self, slots) -> list[dict]:
+        return [{"contains": slots.definition_contains}] if slots.definition_contains else []
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{}] if slots.definition and not slots.definition_contains and not slots.senses_count else []
+
+    def word_steps(self, slots) -> list[dict]:
+        return [{}] if slots.definition and not slots.senses_count else []
 
     @staticmethod
     def _keywords(definition: str) -> list[str]:

@@ -12,21 +12,46 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Triple
-from .base import Frame, Pattern, frag
+from .base import Frame, frag
+from .pattern import Pattern
+from .reading import Text, reads
+
+#: The part of speech (as CompL-it records it).
+COMPLIT_POS = (r"\b(?:parte del discorso|part of speech|categoria grammatical\w*|grammatical category|"
+               r"lexinfo:partofspeech)\b")
 
 
 class ServiceIntegration(Pattern):
     """Project the CompL-it part-of-speech label of the linked word."""
 
     label = "SERVICE_INTEGRATION"
-    role = "projection"
+    rank = 140
+    guidance = ("The part of speech CompL-it records: ?word lexinfo:partOfSpeech ?pos, inside SERVICE (?word is "
+                "linked to ?lemma outside it).")
+    example = ("word", "cane", {})
+    resource = "CompL-it"
+    entry_properties = ("ontolex:sense",)
+    kind = "built"
     fact_queries = {
         "complit": "SELECT DISTINCT ?lemma WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
                    f"SERVICE <{COMPLIT_SERVICE}> {{ ?word a ontolex:Word }} }}",
     }
     needs = ("complit",)
     question_cues = [(r"\b(compl-?it|collegat\w* a compl|linked to compl|lessico computazionale)\b", 0.8)]
-    shapes = ("list", "word")
+    compose = {"projection": 5, "word": 10}
+    slot_fields = {"complit_pos": False}
+    mention_cue = COMPLIT_POS
+
+    @reads(118)
+    def read_request(self, text: Text, slots) -> None:
+        """CompL-it's part of speech of a named word (or when CompL-it is named)."""
+        if text.asks(COMPLIT_POS) and (slots.word or text.asks(r"compl-?it|lexinfo:partofspeech")):
+            slots.complit_pos = True
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{}] if slots.complit_pos else []
+
+    word_steps = projection_steps
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         word, service = frame.complit()

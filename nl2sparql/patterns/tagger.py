@@ -1,15 +1,17 @@
 """Structural pattern tagging of any SPARQL query (REF weight format ``{LABEL: weight}``).
 
 Each pattern module reads the query's structural features (IRIs and where
-they occur, functions, aggregates, GRAPH and SERVICE blocks); nothing here
-looks at keywords of a question.
+they occur, functions, aggregates, GRAPH and SERVICE blocks,
+:meth:`~.pattern.Pattern.sparql_weight`); then, in catalogue order, the
+patterns whose weight follows from the others add it
+(:meth:`~.pattern.Pattern.derived_weight`: a count, a compositional chain).
+Nothing here looks at keywords of a question.
 """
 
 from __future__ import annotations
 
 from ..sparql.features import Features, analyze
-from . import CATALOGUE
-from .compositional import compositional_weight
+from .catalogue import CATALOGUE
 
 
 def tag_features(features: Features) -> dict[str, float]:
@@ -19,13 +21,10 @@ def tag_features(features: Features) -> dict[str, float]:
         w = pattern.sparql_weight(features)
         if w > 0:
             weights[label] = round(w, 2)
-    if features.aggregates & {"COUNT"} and "COUNT_ENTITIES" not in weights:
-        weights["COUNT_ENTITIES"] = 0.9 if "SENSE_COUNT" not in weights else 0.4
-    elif features.aggregates & {"AVG", "SUM", "MIN", "MAX"} and features.group_by and "COUNT_ENTITIES" not in weights:
-        weights["COUNT_ENTITIES"] = 0.6  # statistics per group (averages, totals)
-    comp = compositional_weight(weights)
-    if comp:
-        weights["COMPOSITIONAL"] = comp
+    for label, pattern in CATALOGUE.items():
+        w = pattern.derived_weight(weights, CATALOGUE, features)
+        if w:
+            weights[label] = w
     return dict(sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
 
 

@@ -9,10 +9,64 @@ engine starts from it.
 from __future__ import annotations
 
 import random
+import re
 
+from ..namespaces import PREFIXES
+from ..rules import Breach, Parsed, Rule
+from ..rules.entries import side_of_entry
 from ..sparql.model import IRI, Lit, Triple, Values, Var
-from .base import Facts, Frame, Pattern, frag, quote
-from .vocab import DIALECT
+from .base import Facts, Frame, frag, quote
+from .pattern import Pattern
+from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, ok_word, reads
+from .vocab import DIALECT, DIALECT_WORDS
+
+#: Words that ask for a translation.
+TRANSLATE_WORDS = r"tradu\w*|translat\w*|come si dice|how do you say|equivalent\w*|corrispondent\w*"
+#: Any dialect named in a question.
+DIALECTS = "|".join(words for _, words in DIALECT_WORDS)
+TRANSLATION_CUE = (rf"\b(?:{TRANSLATE_WORDS}|dialett\w*|dialects?|glossari\w*|glossary|"
+                   r"vartrans:translatableas)\b")
+#: Where a question mentions a translation (word facts are built in the order mentioned).
+TRANSLATION_MENTION = TRANSLATION_CUE + "|" + DIALECTS
+_DIALECT = f"(?P<d>{DIALECTS})"
+#: Italian lemmas asked for by their dialect translation (the dialect word is the value).
+INVERSE = (
+    rf"\bsi traduc\w*\s+in\s+{_DIALECT}\s+(?:con|come)\s+{VALUE}",
+    rf"\b(?:tradott\w*|res[oaie])\s+in\s+{_DIALECT}\s+(?:con|come)\s+{VALUE}",
+    rf"\bin\s+{_DIALECT}\s+si dic\w*\s+{VALUE}",
+    rf"\bhann?o?\s+{VALUE}\s+come\s+(?:traduzione|equivalente)\s+(?:in\s+)?{_DIALECT}",
+    rf"\b(?:traduzione|equivalente)\s+(?:in\s+)?{_DIALECT}\s+(?:e|sia)\s+{VALUE}",
+    rf"\b(?:corrispond\w*|equivalgono)\s+(?:a|al|allo)\s+{_DIALECT}\s+{VALUE}",
+    rf"\btranslated\s+(?:into|in|to)\s+{_DIALECT}\s+(?:as|by|with)\s+{VALUE}",
+    rf"\bhave\s+{VALUE}\s+as\s+(?:their|its|the)\s+{_DIALECT}\s+(?:translation|equivalent)",
+    rf"\b{_DIALECT}\s+(?:translation|equivalent)\s+is\s+{VALUE}",
+    rf"\b(?:correspond\w*|equivalent)\s+to\s+(?:the\s+)?{_DIALECT}\s+(?:word\s+)?{VALUE}",
+    rf"\bare\s+{VALUE}\s+in\s+{_DIALECT}\b",
+)
+
+TRANSLATABLE = PREFIXES["vartrans"] + "translatableAs"
+
+
+def _direction(query: str, parsed: Parsed):
+    for t in parsed.triples:
+        if t.predicate != TRANSLATABLE:
+            continue
+        source, target = (t.o, t.s) if t.inverse else (t.s, t.o)
+        if side_of_entry(parsed, source) == "dialect" or side_of_entry(parsed, target) == "italian":
+            yield Breach("vartrans:translatableAs goes from the Italian entry to the dialect entry: here it starts "
+                         "from a dialect entry (or ends at an Italian one)")
+            return
+
+
+TRANSLATION_DIRECTION = Rule(
+    "translation_direction", "error",
+    "Dialect translations go from the Italian entry to the dialect entry: ?itEntry ontolex:canonicalForm ?lemma ; "
+    "vartrans:translatableAs ?dialectEntry, never the other way round.",
+    _direction,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n"
+           "PREFIX vartrans: <http://www.w3.org/ns/lemon/vartrans#>\nSELECT ?it WHERE { ?d ontolex:canonicalForm ?dl . "
+           "?dl dcterms:isPartOf <http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank> . "
+           "?d vartrans:translatableAs ?it }")
 
 
 def add_translation(frame: Frame, dialect: str) -> Var:
@@ -38,20 +92,65 @@ class Translation(Pattern):
     """Project the Sicilian or Parmigiano translation of ``?lemma``."""
 
     label = "TRANSLATION"
-    role = "projection"
+    rank = 30
+    guidance = ("Dialect translations: ?itEntry ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?d . ?d "
+                "ontolex:canonicalForm ?dl . ?dl dcterms:isPartOf <the dialect LemmaBank> ; ontolex:writtenRep ?t.")
+    example = ("word", "casa", {"dialect": "siciliano"})
+    resource = "a dialect glossary"
+    entry_properties = ("vartrans:translatableAs",)
     fact_queries = {
         f"translation_{d}": "SELECT DISTINCT ?lemma ?t WHERE { ?it ontolex:canonicalForm ?lemma ; "
                             "vartrans:translatableAs ?de . ?de ontolex:canonicalForm ?dl . "
                             f"?dl dcterms:isPartOf <{bank}> ; ontolex:writtenRep ?t . ?lemma a lila:Lemma }}"
         for d, (_, _, bank, _, _) in DIALECT.items()
     }
+    rules = (TRANSLATION_DIRECTION,)
+    needs_any = tuple(f"translation_{d}" for d in DIALECT)
+    compose = {"projection": 1, "word": 2}
     question_cues = [
-        (r"\b(tradu\w*|translat\w*|come si dice|how do you say|equivalent\w*|corrispond\w*)\b", 0.7),
-        (r"\b(dialett\w*|dialect\w*|siciliano|sicilian|parmigiano|parma)\b", 0.8),
+        (rf"\b({TRANSLATE_WORDS})\b", 0.7),
+        (rf"\b(dialett\w*|dialect\w*|{DIALECTS})\b", 0.8),
     ]
+    slot_fields = {"dialects": list, "translation": False, "translation_target": None}
+    named_cues = (
+        (1, rf"\bcome si dice\s+(?:in [a-z]+\s+)?{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
+        (2, rf"\bhow (?:do|would|can) (?:you|i|we|one) say\s+(?:{NAMED_HEAD}\s+)?{VALUE}"),
+    )
+    fact_nouns = r"traduzion[ei]|equivalent[ei]|translations?|equivalents?"
+    mention_cue = TRANSLATION_MENTION
 
-    def applicable(self, facts: Facts, lemma: str) -> bool:
-        return any(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)
+    @reads(70)
+    def read_inverse(self, text: Text, slots) -> None:
+        """A dialect word the Italian lemmas are translated as ("si traducono in siciliano con «scantu»")."""
+        for pattern in INVERSE:
+            m = re.search(pattern, text.folded)
+            if m and ok_word(text.raw(m)):
+                dialect = next(name for name, words in DIALECT_WORDS if re.fullmatch(words, m.group("d")))
+                slots.translation_target = text.value(m)
+                slots.dialects = [dialect]
+                return
+
+    @reads(100)
+    def read_dialects(self, text: Text, slots) -> None:
+        """Every dialect the question names."""
+        for name, words in DIALECT_WORDS:
+            if re.search(rf"\b(?:{words})\b", text.folded) and name not in slots.dialects:
+                slots.dialects.append(name)
+
+    @reads(116)
+    def read_request(self, text: Text, slots) -> None:
+        """A translation column or fact: a dialect or a translation word (unless the translation is the constraint)."""
+        slots.translation = (bool(slots.dialects) or text.asks(TRANSLATION_CUE)) and not slots.translation_target
+
+    def constraint_steps(self, slots) -> list[dict]:
+        if slots.translation_target:
+            return [{"dialect": slots.dialects[0], "target": slots.translation_target}]
+        return []
+
+    def projection_steps(self, slots) -> list[dict]:
+        return [{"dialect": slots.dialects[0]}] if slots.translation and len(slots.dialects) == 1 else []
+
+    word_steps = projection_steps
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         dialect = rng.choice([d for d in DIALECT if lemma in facts.by_lemma(f"translation_{d}")])

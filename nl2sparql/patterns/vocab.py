@@ -1,11 +1,16 @@
-"""Names of LiITA's closed vocabularies in Italian and English.
+"""LiITA's closed vocabularies: their names in Italian and English, and the words questions use for them.
 
 Patterns phrase slot values with these tables (emotion names, parts of
-speech, genders, dialects, polarity classes); the translator reads the same
-tables backwards to extract slots from questions.
+speech, genders, dialects, polarity classes, the facets a count is grouped
+by); question reading uses the ``*_WORDS`` tables, matched on folded text
+(lower case, no accents, see :mod:`nl2sparql.patterns.reading`), to find the
+same values in questions.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 from ..namespaces import (PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, PREFIXES,
                           SICILIANO_LEMMA_BANK, SICILIANO_LEXICON)
@@ -59,6 +64,86 @@ DIALECT = {
     "siciliano": ("siciliano", "Sicilian", SICILIANO_LEMMA_BANK, SICILIANO_LEXICON, "scn"),
     "parmigiano": ("parmigiano", "Parmigiano", PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, "roa"),
 }
+
+
+#: "sentimento", "sentiment": a word's feelings, read both as its emotions (ELITA) and as its polarity (Sentix).
+SENTIMENT = r"sentiment\w*"
+
+#: Emotion local name → folded word forms (nouns, adjectives, verbs) naming it.
+EMOTION_WORDS: dict[str, tuple[str, ...]] = {
+    "Gioia": ("gioia", "gioie", "gioios[oaie]", "joy", "joyful", "joyous", "happiness"),
+    "Tristezza": ("tristezza", "tristezze", "triste", "tristi", "sadness", "sad"),
+    "Paura": ("paura", "paure", "spaventos[oaie]", "pauros[oaie]", "fear", "fears", "fearful", "scary",
+              "frightening", "afraid"),
+    "Disgusto": ("disgusto", "disgustos[oaie]", "disgust", "disgusting"),
+    "Rabbia": ("rabbia", "rabbios[oaie]", "arrabbiat[oaie]", "anger", "angry", "rage"),
+    "Sorpresa": ("sorpresa", "sorprese", "sorprendent[ei]", "surprise", "surprising"),
+    "Aspettativa": ("aspettativa", "aspettative", "anticipation", "expectation", "expectations"),
+    "Fiducia": ("fiducia", "fiducios[oaie]", "trust", "trusting"),
+    "Amore": ("amore", "amoros[oaie]", "love", "loving"),
+}
+for _name, (_it, _en) in EMOTION.items():  # the vocabulary's own names always count
+    assert _it in EMOTION_WORDS[_name] and _en in EMOTION_WORDS[_name], _name
+EMOTION_RES = {name: re.compile(r"\b(?:" + "|".join(forms) + r")\b") for name, forms in EMOTION_WORDS.items()}
+
+#: POS local name → folded plural/singular forms (checked in this order: proper nouns first).
+POS_WORDS: tuple[tuple[str, str], ...] = (
+    ("proper_noun", r"nomi propri|nome proprio|proper nouns?"),
+    ("noun", r"sostantiv[oi]|nomi comuni|nome comune|nouns?|nomi"),
+    ("verb", r"verb[oi]|verbs?"),
+    ("adjective", r"aggettiv[oi]|adjectives?"),
+    ("adverb", r"avverb[oi]|adverbs?"),
+    ("pronoun", r"pronom[ei]|pronouns?"),
+    ("numeral", r"numeral[ei]|numerals?"),
+    ("interjection", r"interiezion[ei]|interjections?"),
+    ("adposition", r"preposizion[ei]|prepositions?|adpositions?"),
+    ("determiner", r"determinant[ei]|determiners?"),
+)
+GENDER_WORDS: tuple[tuple[str, str], ...] = (
+    ("masculine", r"maschil[ei]|masculine"),
+    ("feminine", r"femminil[ei]|feminine"),
+)
+DIALECT_WORDS: tuple[tuple[str, str], ...] = (
+    ("siciliano", r"sicilian[oaie]?|sicilia"),
+    ("parmigiano", r"parmigian[oaie]?|parma|parmense|parmesan"),
+)
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A closed vocabulary a count can be grouped by ("per ogni emozione", "for each part of speech").
+
+    ``words``: the folded nouns questions use for it; ``prop``: the property
+    whose values group the count, on the lemma itself or (``on_entry``) on the
+    resource's own entry for the lemma; ``it``/``en``: how questions say
+    "for each" of it.
+    """
+
+    words: str
+    prop: str
+    on_entry: bool
+    it: str
+    en: str
+
+
+FACETS: dict[str, Facet] = {
+    "pos": Facet(r"parte del discorso|part of speech|pos|categoria grammaticale", "lila:hasPOS", False,
+                 "ciascuna parte del discorso", "part of speech"),
+    "emotion": Facet(r"emozion\w*|emotions?", "elita:HasEmotion", True, "ciascuna emozione di ELITA", "ELITA emotion"),
+    "gender": Facet(r"genere|gender", "lila:hasGender", False, "ciascun genere grammaticale", "grammatical gender"),
+    "polarity": Facet(r"polarita|polarity", "marl:hasPolarity", True, "ciascuna classe di polarità Sentix",
+                      "Sentix polarity class"),
+}
+#: Any facet noun (alternatives in :data:`FACETS` order).
+FACET_WORDS = "|".join(f.words for f in FACETS.values())
+#: "for each part of speech", "distribuzione per emozione": the facet noun is group ``key``.
+PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|per|by|distribuzione per|distribution by|"
+             rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
+
+
+def facet_named(word: str) -> str | None:
+    """The facet a folded noun names (``None`` if none)."""
+    return next((key for key, f in FACETS.items() if re.fullmatch(f.words, word)), None)
 
 
 def local_name(iri: str) -> str:

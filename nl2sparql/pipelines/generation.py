@@ -55,7 +55,7 @@ class RunConfig:
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        from ..kb.base import check_count, check_timeout
+        from ..checks import check_count, check_timeout
         self.target = check_count(self.target, "--target", 1, MAX_TARGET)
         self.seed = check_count(self.seed, "--seed", 0, 2 ** 63 - 1)
         # a time budget of 0 would make which candidates pass depend on the machine's speed

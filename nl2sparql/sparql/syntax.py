@@ -109,6 +109,6 @@ def parses(query: str) -> bool:
     """True when ``query`` parses."""
     try:
         check_syntax(query)
-    except (QuerySyntaxError, ResourceLimit):
+    except (QuerySyntaxError, ResourceLimit, QueryTimeout):
         return False
     return True

@@ -26,13 +26,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..patterns import detect_patterns
+from ..patterns import CATALOGUE, StandalonePattern, detect_patterns
 from ..sparql.lexer import tokenize
 from .plans import Plan, plans_for, render_plan
 from .slots import Slots, extract_slots
 
 #: Labels that say how a query is built rather than what it asks (ignored when comparing plans).
-AUTO_LABELS = {"SERVICE_INTEGRATION", "COMPOSITIONAL"}
+AUTO_LABELS = {label for label, pattern in CATALOGUE.items() if pattern.kind == "built"}
+#: Labels of patterns that write whole queries (graph listings, whole-KB counts).
+STANDALONE_LABELS = {label for label, pattern in CATALOGUE.items() if isinstance(pattern, StandalonePattern)}
 STRONG_CUE = 0.8
 SHAPES = ("list", "count", "word", "standalone")
 
@@ -193,8 +195,8 @@ def example_shape(sparql: str, patterns: dict) -> str:
     """The shape of a pool query: ``word`` (one named lemma), ``count``, ``standalone`` or ``list``."""
     outside = _outside_service(sparql)
     labels = {k for k, v in patterns.items() if _num(v) >= 0.5}
-    content = labels - AUTO_LABELS - {"COUNT_ENTITIES", "META_GRAPH"}
-    if labels & {"META_GRAPH", "COUNT_ENTITIES"} and not content:
+    content = labels - AUTO_LABELS - STANDALONE_LABELS
+    if labels & STANDALONE_LABELS and not content:
         return "standalone"
     if _STR_EQ.search(outside):
         return "word"

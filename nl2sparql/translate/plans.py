@@ -2,27 +2,26 @@
 
 A :class:`Plan` is a shape (``list``, ``count``, ``word`` or ``standalone``)
 and an ordered list of ``(label, build slots)`` steps for the catalogue's
-``build()``. :func:`plans_for` returns one plan when the question is clear
-and several when it is not (a relation that may be a constraint or a word
-fact, a translation without a dialect, a named word next to list cues); the
-offline translator then lets the retrieved examples choose.
-:func:`render_plan` builds a plan with the catalogue and renders it.
+``build()``. What each pattern contributes comes from the pattern itself (its
+constraint, projection, word-fact and scope steps, see
+:class:`~nl2sparql.patterns.pattern.Pattern`); this module decides the shape.
+:func:`plans_for` returns one plan when the question is clear and several
+when it is not (a reading a pattern finds ambiguous, such as a relation that
+may be a constraint or a word fact, or another plan a pattern offers, such as
+a translation without a dialect); the offline translator then lets the
+retrieved examples choose. :func:`render_plan` builds a plan with the
+catalogue and renders it.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..patterns import CATALOGUE
 from ..patterns.compose import finish_query, start_frame
-from ..patterns.lexical_relation import ANTONYM_PROPS
-from ..sparql.model import IRI, Path, Triple, render
-from .slots import Slots
-
-#: Build order: constraints first, then projections (the composer's order).
-CONSTRAINT_ORDER = ("POS_FILTER", "MORPHO_REGEX", "EMOTION_LEXICON", "POLARITY", "SEMANTIC_RELATION",
-                    "LEXICAL_RELATION", "SENSE_COUNT", "SENSE_DEFINITION")
+from ..sparql.model import render
+from ..patterns.reading import Slots
 
 
 @dataclass
@@ -33,10 +32,13 @@ class Plan:
     steps: list[tuple[str, dict]] = field(default_factory=list)
     word: str | None = None
     limit: int | None = None
-    scope: bool = False
+    #: ``(label, values)`` applied before any step (the Lemma Bank graph scope).
+    scopes: list[tuple[str, dict]] = field(default_factory=list)
     standalone: tuple[str, dict] | None = None
     prior: float = 1.0
     notes: list[str] = field(default_factory=list)
+    #: How many leading steps narrow the lemmas (built first; the others add columns).
+    constraints: int = 0
 
     @property
     def labels(self) -> list[str]:
@@ -56,26 +58,33 @@ def plans_for(slots: Slots) -> list[Plan]:
     """Candidate plans for the slots, most direct first (never empty)."""
     if slots.standalone:
         return [Plan("standalone", standalone=slots.standalone)]
+    readings = [reading for pattern in CATALOGUE.values() for reading in pattern.readings(slots)]
     plans: list[Plan] = []
-    if slots.relation and slots.relation_mode == "ambiguous":
-        as_word = _copy(slots, word=slots.word or slots.relation_target, relation_mode="project")
-        as_list = _copy(slots, relation_mode="constraint")
-        plans += _shape_plans(as_word, prior=0.9) + _shape_plans(as_list, prior=0.88)
-    else:
-        plans += _shape_plans(slots)
+    for reading, prior in readings or [(slots, 1.0)]:
+        plans += _shape_plans(reading, prior)
     out: list[Plan] = []
     for plan in plans:
-        out += _dialect_variants(plan, slots)
+        out.append(plan)
+        for pattern in CATALOGUE.values():
+            for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
+                out.append(Plan(plan.shape, steps, plan.word, plan.limit, list(plan.scopes), plan.standalone,
+                                plan.prior * factor, list(plan.notes), plan.constraints))
     return out or [Plan("list", prior=0.1, notes=["nothing recognised"])]
 
 
-def _copy(slots: Slots, **changes) -> Slots:
-    return replace(slots, **changes)
+def _steps(slots: Slots, kind: str) -> list[tuple[str, dict]]:
+    """Every pattern's ``kind`` steps (``constraint``, ``projection``, ``word``), in catalogue order."""
+    return [(label, step) for label, pattern in CATALOGUE.items()
+            for step in getattr(pattern, f"{kind}_steps")(slots)]
+
+
+def _scopes(slots: Slots, shape: str) -> list[tuple[str, dict]]:
+    return [(label, values) for label, pattern in CATALOGUE.items() for values in pattern.scope_steps(slots, shape)]
 
 
 def _shape_plans(slots: Slots, prior: float = 1.0) -> list[Plan]:
     word_facts = _word_steps(slots)
-    constraints = _constraint_steps(slots)
+    constraints = _steps(slots, "constraint")
     if slots.word and (word_facts or not constraints):
         plans = [Plan("word", word_facts, word=slots.word, prior=prior)]
         if not word_facts:
@@ -83,146 +92,51 @@ def _shape_plans(slots: Slots, prior: float = 1.0) -> list[Plan]:
             plans[0].prior = prior * 0.6
         if constraints and not word_facts:
             plans.append(_list_plan(slots, constraints, prior * 0.6))
-        if slots.senses_count and len(word_facts) > 1:
-            plans[0].steps = [("SENSE_COUNT", {})]
-            plans[0].notes.append("a sense count cannot be combined with other facts; only the count is shown")
+        aggregating = [step for step in word_facts if CATALOGUE[step[0]].aggregates]
+        if aggregating and len(word_facts) > 1:
+            plans[0].steps = aggregating[:1]
+            plans[0].notes.append(CATALOGUE[aggregating[0][0]].alone_note)
         return plans
     if slots.word and constraints:
         plan = _list_plan(slots, constraints, prior * 0.95)
         plan.notes.append(f"the quoted word {slots.word!r} was not used")
         return [plan]
-    if slots.count or (slots.senses_count and not slots.word and slots.min_senses is None):
-        steps = [s for s in constraints + _projection_steps(slots) if s[0] != "SENSE_COUNT"]
-        plan = Plan("count", steps, scope=slots.graph_scope, prior=prior)
-        if len(steps) < len(constraints + _projection_steps(slots)):
-            plan.notes.append("a sense-count condition cannot be counted over; it was left out")
+    if slots.count or any(pattern.asks_count(slots) for pattern in CATALOGUE.values()):
+        wanted = constraints + _steps(slots, "projection")
+        steps = [step for step in wanted if not CATALOGUE[step[0]].aggregates]
+        plan = Plan("count", steps, scopes=_scopes(slots, "count"), prior=prior,
+                    constraints=sum(not CATALOGUE[label].aggregates for label, _ in constraints))
+        plan.notes += [CATALOGUE[label].uncountable_note for label in dict.fromkeys(
+            label for label, _ in wanted if CATALOGUE[label].aggregates)]
         if not steps:
-            return [Plan("standalone", standalone=("COUNT_ENTITIES", {"kind": "bank", "bank": "italian"}),
-                         prior=prior * 0.7, notes=["nothing to count by: counting the Italian Lemma Bank"])]
+            return [_count_fallback(slots, prior)]
         return [plan]
     return [_list_plan(slots, constraints, prior)]
 
 
+def _count_fallback(slots: Slots, prior: float) -> Plan:
+    """Nothing to count by: the standalone count a pattern offers for it."""
+    for label, pattern in CATALOGUE.items():
+        fallback = pattern.count_fallback(slots)
+        if fallback is not None:
+            values, note = fallback
+            return Plan("standalone", standalone=(label, values), prior=prior * 0.7, notes=[note])
+    return Plan("list", prior=prior * 0.1, notes=["nothing to count by"])
+
+
 def _list_plan(slots: Slots, constraints: list, prior: float) -> Plan:
-    steps = constraints + _projection_steps(slots)
-    plan = Plan("list", steps, limit=slots.limit, scope=slots.graph_scope, prior=prior)
+    steps = constraints + _steps(slots, "projection")
+    plan = Plan("list", steps, limit=slots.limit, scopes=_scopes(slots, "list"), prior=prior,
+                constraints=len(constraints))
     if not steps:
         plan.prior = prior * 0.3
         plan.notes.append("no constraint recognised: listing lemmas")
     return plan
 
 
-def _constraint_steps(slots: Slots) -> list[tuple[str, dict]]:
-    steps: list[tuple[str, dict]] = []
-    if slots.translation_target:
-        steps.append(("TRANSLATION", {"dialect": slots.dialects[0], "target": slots.translation_target}))
-    if slots.pos or slots.gender:
-        pos_slots = {"pos": slots.pos or "noun"}
-        if slots.gender and not (slots.word and slots.forms):
-            pos_slots["gender"] = slots.gender
-        if slots.pos or "gender" in pos_slots:
-            steps.append(("POS_FILTER", pos_slots))
-    for kind, affix in slots.affixes:
-        steps.append(("MORPHO_REGEX", {"kind": kind, "affix": affix,
-                                       "regex": "regex" in slots.notes and kind != "contains"}))
-    for emotion in slots.emotions:
-        steps.append(("EMOTION_LEXICON", {"mode": "constraint", "emotion": emotion}))
-    if slots.threshold is not None:
-        sign = 1 if slots.threshold_op == ">" else -1
-        steps.append(("POLARITY", {"polarity": "Positive" if sign > 0 else "Negative",
-                                   "threshold": sign * slots.threshold}))
-    elif slots.polarity:
-        steps.append(("POLARITY", {"polarity": slots.polarity}))
-    if slots.relation and slots.relation_mode == "constraint" and slots.relation_target:
-        steps.append(_relation_step(slots, slots.relation_target))
-    if slots.min_senses:
-        steps.append(("SENSE_COUNT", {"min_senses": slots.min_senses}))
-    if slots.definition_contains:
-        steps.append(("SENSE_DEFINITION", {"contains": slots.definition_contains}))
-    return steps
-
-
-def _relation_step(slots: Slots, target: str | None) -> tuple[str, dict]:
-    kind = slots.relation
-    step: dict = {"relation": kind}
-    if target:
-        step["target"] = target
-    if kind in ("hypernym", "holonym"):
-        if slots.transitive and kind == "hypernym" and target:
-            step["transitive"] = True
-        return "SEMANTIC_RELATION", step
-    if slots.relation_property:
-        step["property"] = slots.relation_property
-    return "LEXICAL_RELATION", step
-
-
-def _projection_steps(slots: Slots) -> list[tuple[str, dict]]:
-    steps: list[tuple[str, dict]] = []
-    if slots.relation and slots.relation_mode == "project":
-        steps.append(_relation_step(slots, None))
-    if slots.translation:
-        steps.append(_translation_step(slots))
-    if slots.definition and not slots.definition_contains and not slots.senses_count:
-        steps.append(("SENSE_DEFINITION", {}))
-    if slots.emotion_project:
-        steps.append(("EMOTION_LEXICON", {"mode": "project"}))
-    if slots.polarity_project:
-        steps.append(("POLARITY", {}))
-    if slots.complit_pos:
-        steps.append(("SERVICE_INTEGRATION", {}))
-    return steps
-
-
-def _translation_step(slots: Slots) -> tuple[str, dict]:
-    if len(slots.dialects) >= 2 or not slots.dialects:
-        return "MULTI_TRANSLATION", {}
-    return "TRANSLATION", {"dialect": slots.dialects[0]}
-
-
-_FACT_OF = {"SENSE_COUNT": "senses", "SEMANTIC_RELATION": "relation", "LEXICAL_RELATION": "relation",
-            "TRANSLATION": "translation", "MULTI_TRANSLATION": "translation", "SENSE_DEFINITION": "definition",
-            "EMOTION_LEXICON": "emotion", "POLARITY": "polarity", "LEXICAL_FORM": "forms",
-            "SERVICE_INTEGRATION": "complit_pos"}
-
-
 def _word_steps(slots: Slots) -> list[tuple[str, dict]]:
     """Word facts in the order the question mentions them (the first one orders the rows)."""
-    steps = _word_facts(slots)
-    return sorted(steps, key=lambda s: slots.order.get(_FACT_OF[s[0]], 10_000))
-
-
-def _word_facts(slots: Slots) -> list[tuple[str, dict]]:
-    steps: list[tuple[str, dict]] = []
-    if slots.senses_count:
-        steps.append(("SENSE_COUNT", {}))
-    if slots.relation and slots.relation_mode == "project":
-        steps.append(_relation_step(slots, None))
-    if slots.translation:
-        steps.append(_translation_step(slots))
-    if slots.definition and not slots.senses_count:
-        steps.append(("SENSE_DEFINITION", {}))
-    if slots.emotion_project or slots.emotions:
-        steps.append(("EMOTION_LEXICON", {"mode": "project"}))
-    if slots.polarity_project or slots.polarity or slots.threshold is not None:
-        steps.append(("POLARITY", {}))
-    if slots.forms:
-        steps.append(("LEXICAL_FORM", {"feature": slots.form_feature} if slots.form_feature else {}))
-    if slots.complit_pos:
-        steps.append(("SERVICE_INTEGRATION", {}))
-    return steps
-
-
-def _dialect_variants(plan: Plan, slots: Slots) -> list[Plan]:
-    """A translation request that names no dialect: both dialects first, then each one."""
-    if not slots.translation or slots.dialects or plan.shape == "standalone":
-        return [plan]
-    out = [plan]
-    for dialect in ("siciliano", "parmigiano"):
-        steps = [("TRANSLATION", {"dialect": dialect}) if label == "MULTI_TRANSLATION" else (label, s)
-                 for label, s in plan.steps]
-        out.append(Plan(plan.shape, steps, plan.word, plan.limit, plan.scope, plan.standalone,
-                        plan.prior * 0.97, list(plan.notes)))
-    return out
+    return sorted(_steps(slots, "word"), key=lambda s: slots.order.get(s[0], 10_000))
 
 
 def render_plan(plan: Plan, seed: int = 0) -> tuple[str, dict[str, float]]:
@@ -233,29 +147,17 @@ def render_plan(plan: Plan, seed: int = 0) -> tuple[str, dict[str, float]]:
         query, _, tags, _ = CATALOGUE[label].build(dict(values), rng)
         return render(query), dict(tags)
     frame = start_frame(plan.shape, plan.word if plan.shape == "word" else None)
-    if plan.scope and plan.shape != "word":
-        CATALOGUE["META_GRAPH"].scope_lemmas(frame)
-    for label, values in (plan.steps if plan.shape == "word" else _ordered(plan.steps)):
+    for label, values in plan.scopes:
+        CATALOGUE[label].scope(frame, dict(values))
+    for label, values in (plan.steps if plan.shape == "word" else _ordered(plan)):
         CATALOGUE[label].build(frame, dict(values), rng)
-        if label == "LEXICAL_RELATION" and values.get("relation") == "antonym" and not values.get("property"):
-            _all_antonym_properties(frame)
     if plan.shape == "word" and not frame.projection:
         frame.project(frame.lemma, frame.wr)
     query = finish_query(frame, plan.limit if plan.shape == "list" else None)
     return render(query), dict(frame.labels)
 
 
-def _ordered(steps: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    rank = {label: i for i, label in enumerate(CONSTRAINT_ORDER)}
-    return sorted(steps, key=lambda s: (0 if "contains" in s[1] or "min_senses" in s[1] or "target" in s[1]
-                                        or s[1].get("mode") == "constraint" or s[0] in ("POS_FILTER", "MORPHO_REGEX")
-                                        or "polarity" in s[1] else 1, rank.get(s[0], 99)))
-
-
-def _all_antonym_properties(frame) -> None:
-    """Antonyms in CompL-it use three properties: match any of them unless the question named one."""
-    alt = Path("alt", tuple(IRI(p) for p in ANTONYM_PROPS))
-    service = frame._service
-    for element in service.elements if service is not None else ():
-        if isinstance(element, Triple) and isinstance(element.p, IRI) and element.p.value == ANTONYM_PROPS[0]:
-            element.p = alt
+def _ordered(plan: Plan) -> list[tuple[str, dict]]:
+    """Constraints first, each group by the patterns' ``build_order`` (ties keep the plan's order)."""
+    ranked = sorted(enumerate(plan.steps), key=lambda s: (s[0] >= plan.constraints, CATALOGUE[s[1][0]].build_order))
+    return [step for _, step in ranked]

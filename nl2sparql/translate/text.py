@@ -11,9 +11,10 @@ never on substrings. Everything is deterministic and cached per word.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
+
+from ..folding import fold
 
 #: Bump when tokenisation changes, so cached indexes are rebuilt.
 TOKENIZER_VERSION = "1"
@@ -41,15 +42,6 @@ STOPWORDS = ITALIAN_STOPWORDS | ENGLISH_STOPWORDS
 
 #: Item fields whose text is indexed; a field holding a mapping contributes all its string values.
 DEFAULT_TEXT_FIELDS: tuple[str, ...] = ("nl", "nl_en", "nl_variants", "nl_en_variants")
-
-
-def fold(text: str) -> str:
-    """Lower-case and strip accents: ``Perché È`` → ``perche e``."""
-    text = text.lower()
-    if text.isascii():
-        return text
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def split_words(text: str) -> list[str]:

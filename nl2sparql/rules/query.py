@@ -1,4 +1,4 @@
-"""A tolerant reader of the triple patterns and FILTERs of any SPARQL query, for validation.
+"""A tolerant reader of the triple patterns and FILTERs of any SPARQL query, for the rule checks.
 
 It works on lexer tokens (:mod:`nl2sparql.sparql.lexer`), so it also reads
 queries Oxigraph refuses, and records for every triple pattern whether it

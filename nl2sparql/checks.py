@@ -1,0 +1,38 @@
+"""Value checks shared by every way in: a bad number is one clear :class:`~nl2sparql.errors.ConfigError` line.
+
+The KB limits, the generation settings and the CLI's own options use these,
+so the CLI, the API, the MCP server and the web UI refuse the same values
+with the same words.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import ConfigError
+
+#: The longest time budget accepted for one query (a day); larger values are typos.
+MAX_TIMEOUT = 86_400.0
+#: The largest row cap accepted.
+MAX_ROWS = 10_000_000
+
+
+def check_timeout(value, what: str = "--timeout") -> float:
+    """``value`` as seconds when it is a finite number in (0, :data:`MAX_TIMEOUT`]; :class:`ConfigError` otherwise."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{what} must be a number of seconds, got {value!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT:
+        raise ConfigError(f"{what} must be more than 0 and at most {MAX_TIMEOUT:g} seconds, got {value!r}")
+    return seconds
+
+
+def check_count(value, what: str, low: int = 1, high: int = MAX_ROWS) -> int:
+    """``value`` as an int in [low, high]; :class:`ConfigError` naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+            or (isinstance(value, float) and not value.is_integer()):
+        raise ConfigError(f"{what} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{what} must be between {low:,} and {high:,}, got {value!r}")
+    return int(value)
