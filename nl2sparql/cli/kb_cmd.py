@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly,
+from .common import (EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly,
                      open_kb_from_options, print_json)
 
 app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sample by default).",
@@ -107,3 +107,21 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
         sys.stdout.write(table.to_csv())
     else:
         print_table(table)
+
+
+@app.command("serve")
+@friendly
+def serve(store: StoreOpt = None,
+          port: Annotated[Optional[int], typer.Option(
+              help="Port on 127.0.0.1 (default: a free one).", show_default=False)] = None,
+          query_timeout: Annotated[float, typer.Option(
+              help="The server's own per-query limit in seconds.")] = 60.0) -> None:
+    """Serve the sample or a store over SPARQL with the Oxigraph server, on 127.0.0.1, until Ctrl-C."""
+    from ..kb.serve import OxigraphServer, serve_until_stopped
+
+    def ready(server) -> None:
+        print(server.url, flush=True)  # the first stdout line: scripts read it
+        err_console.print(f"serving {store or 'the embedded sample'} read-only; use "
+                          f"--endpoint {server.url} (Ctrl-C stops)", highlight=False)
+
+    serve_until_stopped(OxigraphServer(store, port=port, query_timeout=query_timeout), ready)
