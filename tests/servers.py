@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from nl2sparql.errors import ConfigError
+from nl2sparql.kb.embedded import DEFAULT_SERVICES
 from nl2sparql.kb.serve import OxigraphServer
-from nl2sparql.namespaces import COMPLIT_SERVICE
 from nl2sparql.sparql.rewrite import rewrite_services
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def virtuoso_module():
 
 def as_sent(query: str) -> str:
     """The query with the CompL-it SERVICE answered from the graph of that IRI (no server ever calls out)."""
-    return rewrite_services(query, {COMPLIT_SERVICE: COMPLIT_SERVICE})
+    return rewrite_services(query, DEFAULT_SERVICES)  # as the embedded store answers it
 
 
 def _started(make):

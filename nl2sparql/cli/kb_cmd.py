@@ -122,6 +122,6 @@ def serve(store: StoreOpt = None,
     def ready(server) -> None:
         print(server.url, flush=True)  # the first stdout line: scripts read it
         err_console.print(f"serving {store or 'the embedded sample'} read-only; use "
-                          f"--endpoint {server.url} (Ctrl-C stops)", highlight=False)
+                          f"--endpoint {server.url} (Ctrl-C stops)", highlight=False, soft_wrap=True)
 
     serve_until_stopped(OxigraphServer(store, port=port, query_timeout=query_timeout), ready)
