@@ -151,12 +151,13 @@ def invoke_failing(args: list[str]) -> str:
     return " ".join(result.output.split())
 
 
-def test_a_server_does_not_outlive_the_process_that_started_it():
+def test_a_server_does_not_outlive_the_process_that_started_it(tmp_path):
     find_or_skip()
     code = ("import sys; from nl2sparql.kb.serve import OxigraphServer; s = OxigraphServer().start(); "
             "print(s.url, flush=True); sys.stdin.read()")
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, TMPDIR=str(tmp_path)))  # a killed parent leaves its files
     url = read_url(process)
     assert sparql_ask(url)
     process.kill()  # no clean-up code runs
