@@ -24,7 +24,7 @@ from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
 from ._ontology import ontology_catalog, ontology_prompt, ontology_term, search_ontology
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
-from ._query import execute, fix, kb_info, load_store, validate
+from ._query import execute, fix, kb_info, load_store, serve_kb, validate
 from ._scoring import match_options, score
 from ._translation import MODES, analyze, evaluate, retrieve, translate
 from .llm import llm_config
@@ -37,7 +37,7 @@ __all__ = [
     # functions
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
-    "kb_info", "load_store", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
+    "kb_info", "load_store", "serve_kb", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",

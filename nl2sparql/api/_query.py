@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import DataError
 from .kbs import KBLike, limits, using_kb
@@ -85,3 +85,16 @@ def load_store(files: Sequence[str | Path], store: str | Path, *, graph: str | N
     quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress)
     return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2))
 
+
+def serve_kb(*, store: str | Path | None = None, port: int | None = None, query_timeout: float = 60.0,
+             ready: Callable[[str], None] | None = None) -> None:
+    """Serve the sample (or a store built by :func:`load_store`) read-only over SPARQL, on 127.0.0.1.
+
+    Runs the Oxigraph server until Ctrl-C or SIGTERM and always stops it;
+    ``ready(url)`` is called once the endpoint answers. Use the URL as
+    ``kb=`` (or ``--endpoint``) from another process.
+    """
+    from ..kb.serve import OxigraphServer, serve_until_stopped
+
+    serve_until_stopped(OxigraphServer(store, port=port, query_timeout=query_timeout),
+                        lambda server: ready(server.url) if ready else None)

@@ -48,9 +48,14 @@ class KBChoice:
     timeout: float | None = None
     max_rows: int | None = None
     workers: int = 1
-    services: tuple[str, ...] = ()
+    services: tuple[str, ...] | None = None
 
     def __post_init__(self):
+        if self.services is None:  # the environment's entries, so that they are part of the choice
+            from_env = os.environ.get("NL2SPARQL_SERVICES") or ""
+            object.__setattr__(self, "services", tuple(e for e in from_env.replace(",", " ").split() if e))
+        else:
+            object.__setattr__(self, "services", tuple(self.services))
         if self.store and self.endpoint:
             raise ConfigError("choose one KB: a store directory or an endpoint URL, not both")
         if self.workers < 1:

@@ -39,7 +39,7 @@ def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | N
     """The :class:`~nl2sparql.api.KBChoice` of ``--store`` / ``--endpoint`` / ``--service`` (the sample with neither)."""
     from ..api import KBChoice
     return KBChoice(store=str(store) if store else None, endpoint=endpoint, timeout=timeout,
-                    max_rows=max_rows, workers=workers, services=tuple(services or ()))
+                    max_rows=max_rows, workers=workers, services=tuple(services) if services else None)
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":

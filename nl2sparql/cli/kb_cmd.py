@@ -10,7 +10,8 @@ import typer
 from rich.table import Table
 
 from ..errors import DataError
-from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 
 app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sample by default).",
                   no_args_is_help=True)
@@ -116,3 +117,21 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
         sys.stdout.write(rows.to_csv())
     else:
         print_table(rows)
+
+
+@app.command("serve")
+@friendly
+def serve(store: StoreOpt = None,
+          port: Annotated[Optional[int], typer.Option(
+              help="Port on 127.0.0.1 (default: a free one).", show_default=False)] = None,
+          query_timeout: Annotated[float, typer.Option(
+              help="The server's own per-query limit in seconds.")] = 60.0) -> None:
+    """Serve the sample or a store over SPARQL with the Oxigraph server, on 127.0.0.1, until Ctrl-C."""
+    from .. import api
+
+    def ready(url: str) -> None:
+        print(url, flush=True)  # the first stdout line: scripts read it
+        err_console.print(f"serving {store or 'the embedded sample'} read-only; use "
+                          f"--endpoint {url} (Ctrl-C stops)", highlight=False, soft_wrap=True)
+
+    api.serve_kb(store=store, port=port, query_timeout=query_timeout, ready=ready)
