@@ -1,0 +1,132 @@
+"""What ``explore`` proposes once it knows where the named words live.
+
+For each named word probed (:func:`~nl2sparql.agent.tools.probe_word`):
+
+* written only in a dialect bank → the question re-read with the word as the
+  dialect translation it is (``translation_target``), so the Italian lemmas
+  translated as it are asked for;
+* a hypolemma (and no lemma) → the anchor read as ``lila:Hypolemma``, then as
+  the hypolemma's lemma;
+* only a CompL-it word (no LiITA lemma) → the word looked up inside SERVICE;
+* spelled otherwise in the KB (case) → the spelling the KB has;
+* its senses have the asked relation only the other way → the relation flipped
+  (``execute`` tries that too; here it also reaches queries whose relation
+  returned rows for another word);
+* its senses carry a relation the ontology search ranks for the question and the
+  query does not use (``complit:usedFor``, ``complit:madeOf``…) → the word's
+  related words through that relation.
+
+Each proposal is a candidate for ``generate`` (``source`` ``explore:…``), put at
+the front of the queue; nothing found is said in the actions too.
+"""
+
+from __future__ import annotations
+
+from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
+from . import candidates as cands
+from . import rewrite
+from .state import normalise_query
+
+CURIE_BASES = {"lexinfo": PREFIXES["lexinfo"], "complit": COMPLIT_VOCAB}
+
+
+def _iri(curie: str) -> str | None:
+    prefix, _, local = curie.partition(":")
+    base = CURIE_BASES.get(prefix)
+    return base + local if base else None
+
+
+def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx) -> tuple[list[dict], list[str]]:
+    """Candidates suggested by the word findings and the ontology ``hits``, and one action line per idea."""
+    queued: list[dict] = []
+    actions: list[str] = []
+    tried = set(state.get("tried") or [])
+    base = [last.get("generated") or last["sparql"]]
+    first = _first_reading(state)
+    if first and normalise_query(first) != normalise_query(base[0]):
+        base.append(first)
+
+    def add(sparql: str | None, source: str, why: str) -> None:
+        if not sparql:
+            return
+        key = normalise_query(sparql)
+        if key in tried or any(normalise_query(c["sparql"]) == key for c in queued):
+            return
+        queued.append({"sparql": sparql, "source": f"explore:{source}", "why": why, "patterns": [], "covers": [],
+                       "fix": True})
+
+    for finding in words:
+        word, where = finding["word"], set(finding.get("where") or [])
+        if not finding.get("found"):
+            actions.append(f"{word!r} does not exist in the KB: no anchor to change")
+            continue
+        dialects = where & {"siciliano", "parmigiano"}
+        if dialects and "italian" not in where:
+            dialect = sorted(dialects)[0]
+            changes = {"word": None, "translation_target": word, "dialects": [dialect], "translation": False,
+                       "relation": None, "relation_mode": None}
+            for c in cands.from_readings(ctx.translator, state["question"], [], changes, source="explore"):
+                add(c["sparql"], "dialect", f"{word!r} is a {dialect} word: asked as its Italian translation")
+            actions.append(f"{word!r} is only a {dialect} lemma: re-read as the translation of Italian lemmas")
+        if "hypolemma" in where and "italian" not in where:
+            for query in base:
+                add(rewrite.as_hypolemma(query, word), "hypolemma", f"{word!r} is a hypolemma")
+                add(rewrite.lemma_of_hypolemma(query, word), "hypolemma-lemma",
+                    f"{word!r} is a hypolemma: its lemma")
+            actions.append(f"{word!r} is a hypolemma: anchored as lila:Hypolemma, then through its lemma")
+        if "complit" in where and "italian" not in where:
+            for query in base:
+                add(rewrite.anchor_in_complit(query, word, COMPLIT_SERVICE), "complit",
+                    f"{word!r} is only in CompL-it: looked up inside SERVICE")
+            actions.append(f"{word!r} is only a CompL-it word: looked up inside SERVICE")
+        spelled = {f["written"] for f in finding.get("liita") or []} | set(finding["complit"].get("spelled") or [])
+        if spelled and word not in spelled:
+            right = sorted(spelled)[0]
+            for query in base:
+                add(_respell(query, word, right), "spelling", f"the KB writes {right!r}")
+            actions.append(f"{word!r} is written {right!r} in the KB")
+        _relation_proposals(state, finding, hits, base, add, actions, ctx)
+    return queued, actions
+
+
+def _first_reading(state: dict) -> str | None:
+    """The query of the first attempt that came from the catalogue (the base for rewrites)."""
+    for a in state.get("attempts") or []:
+        if a.get("source") == "catalogue":
+            return a.get("generated") or a["sparql"]
+    return None
+
+
+def _respell(sparql: str, word: str, right: str) -> str | None:
+    """Every string literal equal to ``word`` (any case) written as the KB writes it."""
+    from ..sparql.lexer import apply_edits, tokenize
+    edits = [(t.start, t.start + len(t.text), f"{t.text[0]}{right}{t.text[0]}") for t in tokenize(sparql)
+             if t.kind == "string" and t.text[1:-1].lower() == word.lower() and t.text[1:-1] != right]
+    return apply_edits(sparql, edits) if edits else None
+
+
+def _relation_proposals(state, finding, hits, base, add, actions, ctx) -> None:
+    """Flip a relation the word's senses have only the other way; offer a relation the ontology ranks."""
+    relations = finding["complit"].get("relations") or {}
+    if not relations:
+        return
+    for query in base:
+        used = {iri for _, iri in rewrite._predicate_tokens(query, rewrite.INVERSE)}
+        for iri in used:
+            curie = "lexinfo:" + iri[len(PREFIXES["lexinfo"]):]
+            have = relations.get(curie, {})
+            if not have.get("out") and have.get("in"):
+                flipped, done = rewrite.flip_relations(query)
+                add(flipped, "flip", f"{finding['word']!r} has {curie} only incoming: " + ", ".join(done))
+                actions.append(f"{finding['word']!r}: {curie} only the other way, relation flipped")
+    asked = [h["curie"] for h in hits if h.get("curie") in relations and relations[h["curie"]].get("out")]
+    for curie in asked[:1]:
+        iri = _iri(curie)
+        if iri is None or any(iri in q for q in base):
+            continue
+        # the catalogue's relation block with another property: the word's related words through it
+        changes = {"word": finding["word"], "relation": "synonym", "relation_property": iri,
+                   "relation_mode": "project"}
+        for c in cands.from_readings(ctx.translator, state["question"], [], changes, source="explore"):
+            add(c["sparql"], "relation", f"the ontology ranks {curie}, which {finding['word']!r}'s senses have")
+        actions.append(f"{finding['word']!r}: asked through {curie} (ranked by the ontology search)")

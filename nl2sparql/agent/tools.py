@@ -1,0 +1,139 @@
+"""What ``explore`` looks at: the ontology catalogue and cheap probes on the KB.
+
+* :func:`search_schema` asks :mod:`nl2sparql.ontology` (when it is installed)
+  for the terms closest to the question; without it the agent says so and
+  relies on the probes alone.
+* :func:`probe_word` asks where a word lives: which spellings and language
+  tags exist, as what (Italian lemma, hypolemma, dialect lemma, inflected
+  form), in which graph, and whether CompL-it has it, with how many senses and
+  which sense relations (outgoing and incoming).
+
+Every probe is one bounded query through :meth:`AgentContext.run_query` (so
+through :func:`nl2sparql.api.execute`); a probe that fails says so in its finding.
+"""
+
+from __future__ import annotations
+
+from ..namespaces import (COMPLIT_SERVICE, COMPLIT_VOCAB, HYPOLEMMA_BASE, LEMMA_BANK, PARMIGIANO_LEMMA_BANK,
+                          PREFIXES, SICILIANO_LEMMA_BANK)
+from .rewrite import _literal
+
+TAGS = ("it", "scn", "roa")
+BANKS = {LEMMA_BANK: "italian", PARMIGIANO_LEMMA_BANK: "parmigiano", SICILIANO_LEMMA_BANK: "siciliano"}
+#: Sense relations a probe reports, as CURIEs.
+RELATIONS = {PREFIXES["lexinfo"] + n: f"lexinfo:{n}" for n in (
+    "hypernym", "hyponym", "partMeronym", "partHolonym", "memberMeronym", "memberHolonym", "approximateSynonym",
+    "antonym")}
+RELATIONS.update({COMPLIT_VOCAB + n: f"complit:{n}" for n in ("antonymComp", "antonymGrad", "usedFor", "madeOf")})
+
+
+def search_schema(question: str, patterns: dict | None, kb, k: int = 5) -> dict:
+    """Ontology terms for ``question``: ``{"available", "hits", "text", "note"}`` (plain data).
+
+    Uses :func:`nl2sparql.ontology.search` and ``format_for_prompt`` when the
+    catalogue is installed; otherwise ``available`` is false, ``hits`` empty and
+    ``note`` says that only KB probes were used.
+    """
+    try:
+        from .. import ontology
+    except ImportError:
+        return {"available": False, "hits": [], "text": "",
+                "note": "ontology catalogue not installed (nl2sparql.ontology): KB probes only"}
+    try:
+        hits = ontology.search(question, k=k, kb=kb, patterns=patterns or None)
+    except Exception as exc:  # noqa: BLE001 - a failing search must not stop the agent; it is reported
+        return {"available": False, "hits": [], "text": "", "note": f"ontology search failed: {exc}"}
+    return {"available": True, "hits": [_hit_view(h.to_dict()) for h in hits],
+            "text": ontology.format_for_prompt(hits), "note": None}
+
+
+def _hit_view(hit: dict) -> dict:
+    """The parts of an ontology hit the agent keeps in its state."""
+    keep = ("rank", "score", "curie", "kind", "label", "inverse", "symmetric", "count", "notes")
+    return {k: hit.get(k) for k in keep if k in hit}
+
+
+def spellings(word: str) -> list[str]:
+    """The word as written, in lower case and capitalised (no duplicates)."""
+    out = []
+    for v in (word, word.lower(), word[:1].upper() + word[1:].lower()):
+        if v and v not in out:
+            out.append(v)
+    return out
+
+
+def probe_word(ctx, word: str) -> dict:
+    """Where ``word`` lives in the KB (see the module docstring); plain data."""
+    values = " ".join(f"{_literal(s)}@{t}" for s in spellings(word) for t in TAGS)
+    values += " " + " ".join(_literal(s) for s in spellings(word))
+    liita = ctx.run_query(
+        "SELECT DISTINCT ?wr ?x ?type ?bank ?g WHERE {\n"
+        f"  VALUES ?wr {{ {values} }}\n"
+        "  GRAPH ?g { ?x ontolex:writtenRep ?wr }\n"
+        f"  FILTER(?g != <{COMPLIT_SERVICE}>)\n"
+        "  OPTIONAL { ?x rdf:type ?type }\n"
+        "  OPTIONAL { ?x dcterms:isPartOf ?bank }\n"
+        "} LIMIT 50")
+    found = []
+    for row in (ctx.rows_of(liita["sparql"]).rows if liita["error"] is None else []):
+        wr, x, rtype, bank, graph = row
+        found.append({"written": wr["value"], "lang": wr.get("xml:lang"), "kind": _kind(x, rtype, bank),
+                      "graph": graph["value"] if graph else None})
+    complit = _probe_complit(ctx, values)
+    kinds = sorted({f["kind"] for f in found})
+    where = kinds + (["complit"] if complit.get("senses") else [])
+    return {"word": word, "found": bool(where), "where": where, "liita": _dedupe(found), "complit": complit,
+            "errors": [e for e in (liita["error"], complit.get("error")) if e]}
+
+
+def _kind(x: dict, rtype: dict | None, bank: dict | None) -> str:
+    """What a resource with a written representation is."""
+    if bank and bank["value"] in BANKS:
+        return BANKS[bank["value"]]
+    if x["value"].startswith(HYPOLEMMA_BASE) or (rtype and rtype["value"].endswith("Hypolemma")):
+        return "hypolemma"
+    if rtype and rtype["value"] == PREFIXES["ontolex"] + "Form":
+        return "form"
+    if rtype and rtype["value"] == PREFIXES["lila"] + "Lemma":
+        return "lemma"
+    return "other"
+
+
+def _dedupe(found: list[dict]) -> list[dict]:
+    out = []
+    for f in found:
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def _probe_complit(ctx, values: str) -> dict:
+    """CompL-it senses of the word and the counts of each sense relation, both ways."""
+    run = ctx.run_query(
+        "SELECT ?wr (COUNT(DISTINCT ?sense) AS ?senses) WHERE {\n"
+        f"  SERVICE <{COMPLIT_SERVICE}> {{\n"
+        f"    VALUES ?wr {{ {values} }}\n"
+        "    ?form ontolex:writtenRep ?wr . ?w ontolex:canonicalForm ?form ; ontolex:sense ?sense .\n"
+        "  }\n"
+        "} GROUP BY ?wr")
+    if run["error"] is not None:
+        return {"senses": 0, "error": run["error"]}
+    senses = sum(int(r[1]) for r in run["preview"] if r[1] is not None)
+    spelled = [r[0] for r in run["preview"] if r[0] is not None]
+    if not senses:
+        return {"senses": 0}
+    rels = ctx.run_query(
+        "SELECT ?dir ?p (COUNT(*) AS ?n) WHERE {\n"
+        f"  SERVICE <{COMPLIT_SERVICE}> {{\n"
+        f"    VALUES ?wr {{ {values} }}\n"
+        "    ?form ontolex:writtenRep ?wr . ?w ontolex:canonicalForm ?form ; ontolex:sense ?sense .\n"
+        "    { ?sense ?p ?other . BIND(\"out\" AS ?dir) } UNION { ?other ?p ?sense . BIND(\"in\" AS ?dir) }\n"
+        "  }\n"
+        "} GROUP BY ?dir ?p")
+    relations: dict[str, dict[str, int]] = {}
+    if rels["error"] is None:
+        for direction, prop, n in ctx.rows_of(rels["sparql"]).values():
+            if prop in RELATIONS:
+                relations.setdefault(RELATIONS[prop], {})[direction] = int(n)
+    return {"senses": senses, "spelled": spelled, "relations": relations,
+            **({"error": rels["error"]} if rels["error"] else {})}
