@@ -208,7 +208,7 @@ def shape_to(sparql: str, expects: dict) -> tuple[str, list[str]]:
             return asked, notes + ["yes/no question: ASK"]
         return sparql, notes
     if form == "count":
-        counted = rewrite.to_count(sparql) if not rewrite.has_aggregate(sparql) else None
+        counted = rewrite.to_count(sparql)
         if counted is not None:
             return counted, notes + ["how-many question: COUNT"]
     if not expects.get("wants_iri"):

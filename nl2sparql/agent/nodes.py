@@ -235,9 +235,7 @@ def refine(state, runtime) -> dict:
     expects = state["analysis"].get("expects") or {}
     actions, queued = [], []
     if last["verdict"] == "mismatch":
-        reshaped, notes = cands.shape_to(last["sparql"], expects)
-        reshaped, more = _reshape_columns(reshaped, last)
-        notes += more
+        reshaped, notes = cands.shape_to(last["generated"], expects)
         if notes and normalise_query(reshaped) != normalise_query(last["sparql"]):
             queued.append({"sparql": reshaped, "source": f"refine:{last['n']}", "why": "; ".join(notes),
                            "patterns": [], "covers": last.get("covers", []), "fix": True})
@@ -249,17 +247,6 @@ def refine(state, runtime) -> dict:
     update = {"candidates": queued + list(state.get("candidates") or []), "refinements": [record]}
     return {**update, "trace": _trace("refine", start, f"after attempt {last['n']} ({last['verdict']}): "
                                       + "; ".join(actions))}
-
-
-def _reshape_columns(sparql: str, last: dict) -> tuple[str, list[str]]:
-    """Drop the IRI columns the run showed (by their values, not only by the query's structure)."""
-    iri_cols = {c for c, k in zip(last.get("columns") or [], last.get("kinds") or []) if k == "uri"}
-    if not iri_cols:
-        return sparql, []
-    dropped = rewrite.drop_columns(sparql, iri_cols)
-    if dropped is None:
-        return sparql, []
-    return dropped, ["dropped IRI column(s) " + ", ".join(f"?{c}" for c in sorted(iri_cols))]
 
 
 def explore(state, runtime) -> dict:

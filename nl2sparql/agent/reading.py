@@ -28,6 +28,8 @@ _IT_QUESTION_WORD = re.compile(
     r"lista|elenco|scrivi|visualizza|riporta|conta|calcola)\b")
 _IT_YES_NO_VERB = re.compile(r"\b(?:e|sono|ha|hanno|esiste|esistono|c|ci sono|puo|possono|appartiene|"
                              r"appartengono|contiene|compare|compaiono|figura|risulta|vero)\b")
+_INDIRECT_YES_NO = re.compile(r"\b(?:dimmi|sai|sapresti dirmi|verifica|controlla|chiedo)\s+se\b|"
+                              r"\b(?:tell me|check|verify|know)\s+(?:if|whether)\b")
 _EN_QUESTION_WORD = re.compile(r"^\s*(?:what|which|who|whom|whose|how|where|when|why|list|show|give|find|name|"
                                r"tell|count|return|get|display)\b")
 _IRI_CUES = re.compile(r"\b(?:iri|uri|url|identificativ[oi]|identifier|ids?|risors[ae]|resources?|"
@@ -37,12 +39,15 @@ _IRI_CUES = re.compile(r"\b(?:iri|uri|url|identificativ[oi]|identifier|ids?|riso
 def is_yes_no(question: str) -> bool:
     """True for a yes/no question ("Is X a noun?", "«gatto» è un sostantivo?", "Esiste la parola X?")."""
     text = fold(question).strip()
+    if _INDIRECT_YES_NO.search(text):
+        return True
     if _EN_YES_NO.search(text) and not _EN_QUESTION_WORD.search(text):
         return True
     if _EN_QUESTION_WORD.search(text) or not text.endswith("?"):
         return False
     words = re.sub(r"[«»\"'“”‘’]", " ", text)
-    return not _IT_QUESTION_WORD.search(words) and bool(_IT_YES_NO_VERB.search(words))
+    opening = " ".join(words.split()[:3])  # interrogatives open the question ("di quale", "in che")
+    return not _IT_QUESTION_WORD.search(opening) and bool(_IT_YES_NO_VERB.search(words))
 
 
 def expectations(question: str, analysis: dict) -> dict:

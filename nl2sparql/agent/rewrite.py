@@ -155,13 +155,25 @@ def to_ask(sparql: str) -> str | None:
     return f"{prologue}ASK WHERE {body}\n"
 
 
+def is_count(sparql: str) -> bool:
+    """True when the query returns one aggregate and groups by nothing (``SELECT (COUNT(…) AS ?n)``)."""
+    o = outline(sparql)
+    if o is None or o.form != "select" or "GROUP" in _modifiers(o):
+        return False
+    items = _select_items(o)
+    return len(items) == 1 and items[0][0] != items[0][1] and has_aggregate(sparql)
+
+
 def to_count(sparql: str) -> str | None:
-    """A list turned into the count of its first projected variable (``None`` when it already aggregates)."""
+    """How many answers a SELECT has: the count of its first projected variable, or of its groups
+    (``COUNT(*)`` over it as a sub-select) when it groups; ``None`` when it is already a count."""
     o = outline(sparql)
     names = projection(sparql)
-    if o is None or o.form != "select" or not names or has_aggregate(sparql):
+    if o is None or o.form != "select" or not names or is_count(sparql):
         return None
     prologue = sparql[:o.prologue_end]
+    if has_aggregate(sparql) or {"LIMIT", "OFFSET"} & set(_modifiers(o)):
+        return f"{prologue}SELECT (COUNT(*) AS ?count) WHERE {{\n  {{ {sparql[o.prologue_end:].strip()} }}\n}}\n"
     body = sparql[o.tokens[o.where_open].start:o.tokens[o.where_close].start + 1]
     return f"{prologue}SELECT (COUNT(DISTINCT ?{names[0]}) AS ?count) WHERE {body}\n"
 
