@@ -41,7 +41,37 @@ def from_readings(translator, question: str, examples: list, changes: dict | Non
         if changes:
             why += " with " + ", ".join(f"{k}={v}" for k, v in changes.items())
         out.append({"sparql": reading["sparql"], "source": source, "why": why, "patterns": labels,
-                    "covers": []})
+                    "covers": [], "shape": reading["shape"]})
+    return out
+
+
+def vocabulary_reading(word: str) -> dict | None:
+    """Slot changes reading a named word as the closed-vocabulary value it names (an emotion, a polarity
+    class, a part of speech): «tristezza» → ``emotions=["Tristezza"]``; ``None`` for an ordinary word."""
+    from ..patterns.vocab import EMOTION, POLARITY, POS
+
+    folded = word.strip().lower()
+    for name, names in EMOTION.items():
+        if folded in (name.lower(), *names):
+            return {"word": None, "quoted": [], "emotions": [name], "emotion_project": False}
+    for name, (it, en) in POLARITY.items():
+        if folded in (name.lower(), it, en, it[:-1] + "o", it[:-1] + "e"):
+            return {"word": None, "quoted": [], "polarity": name, "polarity_project": False}
+    for name, (it, en, _) in POS.items():
+        if folded in (name, it, en, it[:-1] + "o", en[:-1]):
+            return {"word": None, "quoted": [], "pos": name}
+    return None
+
+
+def from_vocabulary(translator, question: str, examples: list, words: list[str]) -> list[dict]:
+    """Readings of the question with each named word that names a vocabulary value read as that value."""
+    out = []
+    for word in words:
+        changes = vocabulary_reading(word)
+        if changes is not None:
+            for c in from_readings(translator, question, examples, changes, source="vocabulary"):
+                c["why"] = f"{word!r} read as a vocabulary value: " + c["why"]
+                out.append(c)
     return out
 
 
@@ -192,8 +222,11 @@ def from_examples(examples: list[dict], slots: dict, seen: set[str]) -> tuple[li
     return out, notes
 
 
-def shape_to(sparql: str, expects: dict) -> tuple[str, list[str]]:
-    """``sparql`` made to answer in the expected form (see the module docstring), with what changed."""
+def shape_to(sparql: str, expects: dict, shape: str | None = None) -> tuple[str, list[str]]:
+    """``sparql`` made to answer in the expected form (see the module docstring), with what changed.
+
+    ``shape`` is the candidate's own (``list`` for a reading that lists entities), when known.
+    """
     notes = []
     form = expects.get("form")
     if form == "ask" and rewrite.outline(sparql) and rewrite.outline(sparql).form == "select":
@@ -217,4 +250,10 @@ def shape_to(sparql: str, expects: dict) -> tuple[str, list[str]]:
         if dropped is not None:
             sparql = dropped
             notes.append("dropped IRI column(s) " + ", ".join(f"?{v}" for v in sorted(iris)))
+    if (shape or form) == "list" and not expects.get("shows_more") and not rewrite.has_aggregate(sparql):
+        echoes = rewrite.evidence_columns(sparql)
+        dropped = rewrite.drop_columns(sparql, echoes) if echoes else None
+        if dropped is not None:
+            sparql = dropped
+            notes.append("dropped column(s) that only echo a condition: " + ", ".join(f"?{v}" for v in sorted(echoes)))
     return sparql, notes

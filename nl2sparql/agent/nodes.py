@@ -101,7 +101,12 @@ def _example_objects(examples: list[dict]):
 def _first_candidates(state, ctx) -> tuple[list[dict], list[str]]:
     """The offline queue: every reading, then the adapted examples; sub-task coverage first."""
     examples = state.get("examples") or []
-    queue = cands.from_readings(ctx.translator, state["question"], _example_objects(examples))
+    expects = state["analysis"].get("expects") or {}
+    objects = _example_objects(examples)
+    queue = cands.from_readings(ctx.translator, state["question"], objects)
+    vocabulary = cands.from_vocabulary(ctx.translator, state["question"], objects, expects.get("words") or [])
+    # "which words have the emotion «tristezza»" asks for words: the vocabulary reading goes first
+    queue = vocabulary + queue if expects.get("asks_words") else queue + vocabulary
     seen = {normalise_query(c["sparql"]) for c in queue}
     adapted, notes = cands.from_examples(examples, state["analysis"].get("slots") or {}, seen)
     queue += adapted
@@ -135,11 +140,11 @@ def generate(state, runtime) -> dict:
     if chosen is None:
         update.update(candidates=queue, current=None, route="output")
         return {**update, "trace": _trace("generate", start, "nothing left to try" + _join(notes))}
-    shaped, shape_notes = cands.shape_to(chosen["sparql"], state["analysis"].get("expects") or {})
+    shaped, shape_notes = cands.shape_to(chosen["sparql"], state["analysis"].get("expects") or {}, chosen.get("shape"))
     tried += [normalise_query(chosen["sparql"]), normalise_query(shaped)]
     current = {"n": len(state.get("attempts") or []) + 1, "sparql": shaped, "generated": chosen["sparql"],
                "source": chosen["source"], "why": chosen["why"], "covers": chosen.get("covers", []),
-               "shaped": shape_notes}
+               "shape": chosen.get("shape"), "shaped": shape_notes}
     summary = f"attempt {current['n']}: {chosen['source']} ({chosen['why']})" + _join(shape_notes + notes)
     return {"candidates": queue, "tried": tried, "current": current, "route": "execute",
             "trace": _trace("generate", start, summary)}
@@ -235,7 +240,7 @@ def refine(state, runtime) -> dict:
     expects = state["analysis"].get("expects") or {}
     actions, queued = [], []
     if last["verdict"] == "mismatch":
-        reshaped, notes = cands.shape_to(last["generated"], expects)
+        reshaped, notes = cands.shape_to(last["generated"], expects, last.get("shape"))
         if notes and normalise_query(reshaped) != normalise_query(last["sparql"]):
             queued.append({"sparql": reshaped, "source": f"refine:{last['n']}", "why": "; ".join(notes),
                            "patterns": [], "covers": last.get("covers", []), "fix": True})

@@ -8,6 +8,9 @@
   ``standalone`` (graph listings, class counts);
 * ``wants_iri``: the question asks for identifiers (IRI, URI, resource, id);
   otherwise the answer shows written forms and values, not IRIs;
+* ``asks_words``: it asks for words ("quali parole", "which nouns"), not facts;
+* ``shows_more``: it asks to see values next to the words ("e la loro
+  definizione", "with their score"), so the columns that echo a condition stay;
 * ``words``: the words the question names (quoted or read by the slots);
 * ``facts``: the pattern labels of the first reading, in order.
 
@@ -32,6 +35,13 @@ _INDIRECT_YES_NO = re.compile(r"\b(?:dimmi|sai|sapresti dirmi|verifica|controlla
                               r"\b(?:tell me|check|verify|know)\s+(?:if|whether)\b")
 _EN_QUESTION_WORD = re.compile(r"^\s*(?:what|which|who|whom|whose|how|where|when|why|list|show|give|find|name|"
                                r"tell|count|return|get|display)\b")
+_COUNT = re.compile(r"\b(?:quant[ieoa]|how many|numero(?: totale)? di|number of)\b")
+_WORDS = re.compile(r"\b(?:quali|quale|elenca\w*|mostra\w*|dammi|trova\w*|tutte le|which|what|list|show|give|find|"
+                    r"all the)\b(?:\s+\w+){0,3}?\s+(?:parol[ae]|lemmi|sostantivi|nomi|aggettivi|verbi|avverbi|voci|"
+                    r"termini|words?|lemmas|nouns|adjectives|verbs|adverbs|entries|terms)\b")
+_SHOW_MORE = re.compile(r"\b(?:con|e|insieme a|assieme a)\s+(?:il|la|i|le|lo|gli)?\s*(?:loro|sua|suo|relativ[aeio])\b|"
+                        r"\b(?:and|with|along with|together with)\s+(?:their|its|the)\b|\bpunteggi\w*|"
+                        r"\bvalor[ei]\b|\bscores?\b|\bvalues?\b|\banche\b|\balso show\b")
 _IRI_CUES = re.compile(r"\b(?:iri|uri|url|identificativ[oi]|identifier|ids?|risors[ae]|resources?|"
                        r"link|nod[oi]|nodes?)\b")
 
@@ -66,8 +76,10 @@ def expectations(question: str, analysis: dict) -> dict:
     for value in slots.get("quoted") or []:
         if value and value not in words:
             words.append(value)
-    form = "ask" if is_yes_no(question) else "count" if shape == "count" else shape
-    return {"form": form, "shape": shape, "wants_iri": bool(_IRI_CUES.search(fold(question))),
+    folded = fold(question)
+    form = "ask" if is_yes_no(question) else "count" if shape == "count" or _COUNT.search(folded) else shape
+    return {"form": form, "shape": shape, "wants_iri": bool(_IRI_CUES.search(folded)),
+            "asks_words": bool(_WORDS.search(folded)), "shows_more": bool(_SHOW_MORE.search(folded)),
             "words": words, "facts": [f for f in facts if f], "language": analysis.get("language", "it")}
 
 
