@@ -173,6 +173,39 @@ def test_explore_records_what_it_did_not_find(sample_kb):
     assert result.final["fallback"] and result.confidence < 0.3
 
 
+def _sample_table(name: str) -> list[dict]:
+    import csv
+    from nl2sparql.paths import data_dir
+    with open(data_dir() / "sample" / "source" / name, encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def test_verify_finds_the_relation_the_ontology_names_and_the_query_left_out(sample_kb):
+    used_for = {r["subject"]: r["object"] for r in _sample_table("complit_relations.tsv")
+                if r["relation"] == "complit:usedFor"}
+    tool = next(w for w in used_for if "#" not in w and w not in ("coltello", "chiave"))
+    result = api.agent(f"A cosa serve la «{tool}»?", kb=sample_kb)
+    first, second = result.attempts
+    assert first["verdict"] == "mismatch" and "complit:usedFor" in first["problems"][0]
+    assert second["source"] == "relation" and "compl-it#usedFor>" in result.sparql
+    assert result.rows.values() == [[used_for[tool]]] and result.rows.variables == ["related"]
+    assert result.refinements[0]["actions"][0].startswith("queued relation")
+
+
+def test_a_quoted_vocabulary_value_asked_as_words_lists_the_words(sample_kb):
+    result = api.agent("Quali parole hanno l'emozione «gioia»?", kb=sample_kb)
+    assert result.final["source"] == "vocabulary" and len(result.attempts) == 1
+    assert result.rows.count == count(sample_kb, JOY)
+
+
+def test_columns_that_only_echo_a_condition_are_dropped_unless_asked_for(sample_kb):
+    plain = api.agent("Quali parole esprimono gioia e hanno polarità positiva?", kb=sample_kb)
+    assert plain.rows.variables == ["wr"] and "echo a condition" in " ".join(plain.attempts[0]["shaped"])
+    shown = api.agent("Quali parole esprimono gioia e hanno polarità positiva? Mostra anche il punteggio.",
+                      kb=sample_kb)
+    assert shown.rows.variables == ["wr", "polarity"] and shown.rows.count == plain.rows.count
+
+
 def test_bad_input_is_one_clear_error(sample_kb):
     with pytest.raises(DataError, match="empty"):
         api.agent("  ", kb=sample_kb)
@@ -200,16 +233,21 @@ def test_stream_gives_every_node_with_the_whole_history(sample_kb):
 def test_a_crashed_run_resumes_by_thread_id(sample_kb, tmp_path):
     db = tmp_path / "agent.sqlite"
     question = "Qual è la definizione di «bassotto»?"
-    flaky = InterruptingKB(sample_kb, fail_at=2)
+    flaky = InterruptingKB(sample_kb, fail_on="GRAPH ?g")  # the first probe of explore, after attempt 1
     with sqlite_checkpointer(db) as saver:
         with pytest.raises(Interrupted):
             Run(question, AgentContext(kb=flaky), checkpointer=saver, thread="t1").invoke()
-    healthy = InterruptingKB(sample_kb, fail_at=None)
+        stopped = Run(question, AgentContext(kb=flaky), checkpointer=saver, thread="t1")
+        saved = stopped.graph.get_state(stopped.config)
+        assert stopped.status == "resumed" and saved.next == ("explore",)
+        assert [a["verdict"] for a in saved.values["attempts"]] == ["empty"]
+    healthy = InterruptingKB(sample_kb, fail_on=None)
     with sqlite_checkpointer(db) as saver:
         resumed = Run(question, AgentContext(kb=healthy), checkpointer=saver, thread="t1")
-        assert resumed.status == "resumed"
         state = resumed.invoke()
-    assert nodes(state).count("analyze") == 1 and state["final"]["source"] == "explore:complit"
+    trail = nodes(state)
+    assert trail.count("analyze") == 1 and trail.count("explore") == 1 and trail[:6] == nodes(saved.values)
+    assert state["final"]["source"] == "explore:complit"
     with sqlite_checkpointer(db) as saver:
         again = Run(question, AgentContext(kb=healthy), checkpointer=saver, thread="t1")
         calls = healthy.calls

@@ -22,18 +22,18 @@ the front of the queue; nothing found is said in the actions too.
 
 from __future__ import annotations
 
-from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
+from ..namespaces import COMPLIT_SERVICE, PREFIXES
 from . import candidates as cands
 from . import rewrite
 from .state import normalise_query
+from .tools import probe_word, relation_iri, word_summary
 
-CURIE_BASES = {"lexinfo": PREFIXES["lexinfo"], "complit": COMPLIT_VOCAB}
-
-
-def _iri(curie: str) -> str | None:
-    prefix, _, local = curie.partition(":")
-    base = CURIE_BASES.get(prefix)
-    return base + local if base else None
+#: An ontology hit names the asked relation when it is among the first ``ASKED_TOP`` with at least this score.
+ASKED_SCORE = 0.6
+ASKED_TOP = 3
+#: Slot changes that leave the relation as the only fact asked about the word.
+ONLY_THE_RELATION = {"definition": False, "definition_contains": None, "translation": False, "emotion_project": False,
+                     "polarity_project": False, "forms": False, "senses_count": False, "complit_pos": False}
 
 
 def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx) -> tuple[list[dict], list[str]]:
@@ -121,12 +121,53 @@ def _relation_proposals(state, finding, hits, base, add, actions, ctx) -> None:
                 actions.append(f"{finding['word']!r}: {curie} only the other way, relation flipped")
     asked = [h["curie"] for h in hits if h.get("curie") in relations and relations[h["curie"]].get("out")]
     for curie in asked[:1]:
-        iri = _iri(curie)
+        iri = relation_iri(curie)
         if iri is None or any(iri in q for q in base):
             continue
-        # the catalogue's relation block with another property: the word's related words through it
-        changes = {"word": finding["word"], "relation": "synonym", "relation_property": iri,
-                   "relation_mode": "project"}
-        for c in cands.from_readings(ctx.translator, state["question"], [], changes, source="explore"):
+        for c in through_relation(ctx, state["question"], finding["word"], iri):
             add(c["sparql"], "relation", f"the ontology ranks {curie}, which {finding['word']!r}'s senses have")
         actions.append(f"{finding['word']!r}: asked through {curie} (ranked by the ontology search)")
+
+
+def through_relation(ctx, question: str, word: str, iri: str) -> list[dict]:
+    """The words related to ``word`` through the sense relation ``iri`` (the catalogue's relation block
+    with that property; its answer column is named ``?related``)."""
+    changes = {"word": word, "relation": "synonym", "relation_property": iri, "relation_mode": "project",
+               **ONLY_THE_RELATION}
+    out = []
+    for c in cands.from_readings(ctx.translator, question, [], changes, source="relation"):
+        c["sparql"] = rewrite.rename_var(c["sparql"], "synonym", "related")
+        out.append(c)
+    return out
+
+
+def asked_relation(state: dict, attempt: dict, ctx) -> tuple[str | None, list[dict], list[dict]]:
+    """Whether the query leaves out the sense relation the question asks about.
+
+    The relation asked is the best of the ontology's first hits that the named word's senses have
+    (outgoing); when the query uses neither it nor its inverse, returns the problem, the candidates
+    through that relation, and the probe finding (``(None, [], findings)`` when all is well).
+    """
+    hits = [h for h in (state.get("analysis") or {}).get("schema_hits") or []][:ASKED_TOP]
+    hits = [h for h in hits if h.get("score", 0) >= ASKED_SCORE and relation_iri(h.get("curie", ""))]
+    words = ((state.get("analysis") or {}).get("expects") or {}).get("words") or []
+    if not hits or not words:
+        return None, [], []
+    used = {iri for _, iri in rewrite._predicate_tokens(attempt["sparql"], {relation_iri(h["curie"]) for h in hits}
+                                                         | set(rewrite.INVERSE))}
+    if any(relation_iri(h["curie"]) in used for h in hits):
+        return None, [], []
+    known = [f for f in state.get("exploration") or [] if f.get("kind") == "word" and f.get("word") == words[0]]
+    findings = [] if known else [_word_finding(probe_word(ctx, words[0]))]
+    relations = (known or findings)[0]["complit"].get("relations") or {}
+    for h in hits:
+        iri = relation_iri(h["curie"])
+        if not relations.get(h["curie"], {}).get("out") or iri in used or rewrite.INVERSE.get(iri) in used:
+            continue
+        problem = f"the question asks about {h['curie']}, which {words[0]!r} has, and the query does not use it"
+        return problem, through_relation(ctx, state["question"], words[0], iri), findings
+    return None, [], findings
+
+
+def _word_finding(probe: dict) -> dict:
+    return {"kind": "word", **probe, "summary": word_summary(probe)}

@@ -21,7 +21,7 @@ from . import candidates as cands
 from . import llm_steps, rewrite
 from .reading import agreement, expectations
 from .state import answered, attempt_ok, normalise_query
-from .tools import probe_word, search_schema
+from .tools import probe_word, search_schema, word_summary
 
 #: Probe at most this many named words when exploring.
 MAX_WORDS = 3
@@ -41,13 +41,19 @@ def analyze(state, runtime) -> dict:
     analysis["readings"] = found["readings"][:4]
     analysis["expects"] = expectations(state["question"], analysis)
     summary = f"{analysis['language']}, {analysis['expects']['form']}, patterns {', '.join(analysis['patterns']) or '-'}"
+    update: dict = {}
+    if ctx.ontology:
+        schema = search_schema(state["question"], None, ctx.kb)
+        analysis["schema_hits"] = [{"curie": h["curie"], "score": h["score"]} for h in schema["hits"]]
+        update["schema"] = schema["text"]
+        summary += "; ontology: " + (", ".join(h["curie"] for h in schema["hits"][:3]) or schema["note"] or "-")
     if ctx.llm is not None:
         read, note = llm_steps.read_question(ctx.llm, state["question"], analysis)
         if read is not None:
             analysis["expects"].update({k: v for k, v in read.items() if k != "words" or v})
             analysis["read_by"] = "llm"
         summary += f"; {note}"
-    return {"analysis": analysis, "trace": _trace("analyze", start, summary)}
+    return {"analysis": analysis, **update, "trace": _trace("analyze", start, summary)}
 
 
 def plan(state, runtime) -> dict:
@@ -218,6 +224,14 @@ def verify(state, runtime) -> dict:
     else:
         problems = agreement(expects, current, rewrite.subject_vars(current["sparql"]))
         verdict = "mismatch" if problems else "ok"
+    update: dict = {}
+    if verdict == "ok" and ctx.ontology:
+        from .explore import asked_relation
+        problem, suggest, findings = asked_relation(state, current, ctx)
+        if findings:
+            update["exploration"] = findings
+        if problem:
+            verdict, problems, current["suggest"] = "mismatch", [problem], suggest
     current.update(verdict=verdict, problems=problems)
     done = len(state.get("attempts") or []) + 1
     if verdict == "ok":
@@ -229,7 +243,8 @@ def verify(state, runtime) -> dict:
     summary = f"attempt {current['n']}: {verdict}" + (f" ({'; '.join(problems)})" if problems else "") + f" → {route}"
     if route == "output" and verdict != "ok":
         summary += f" (attempts used: {done}/{ctx.max_attempts})"
-    return {"attempts": [current], "current": None, "route": route, "trace": _trace("verify", start, summary)}
+    return {"attempts": [current], "current": None, "route": route, **update,
+            "trace": _trace("verify", start, summary)}
 
 
 def refine(state, runtime) -> dict:
@@ -239,7 +254,10 @@ def refine(state, runtime) -> dict:
     last = state["attempts"][-1]
     expects = state["analysis"].get("expects") or {}
     actions, queued = [], []
-    if last["verdict"] == "mismatch":
+    for suggestion in last.get("suggest") or []:
+        queued.append({**suggestion, "fix": True})
+        actions.append(f"queued {suggestion['source']}: {suggestion['why']}")
+    if last["verdict"] == "mismatch" and not queued:
         reshaped, notes = cands.shape_to(last["generated"], expects, last.get("shape"))
         if notes and normalise_query(reshaped) != normalise_query(last["sparql"]):
             queued.append({"sparql": reshaped, "source": f"refine:{last['n']}", "why": "; ".join(notes),
@@ -280,7 +298,7 @@ def explore(state, runtime) -> dict:
         if word in known:
             continue
         probe = probe_word(ctx, word)
-        findings.append({"kind": "word", **probe, "summary": _word_summary(probe)})
+        findings.append({"kind": "word", **probe, "summary": word_summary(probe)})
     if not words:
         findings.append({"kind": "word", "word": None, "found": False,
                          "summary": "the question names no word to probe"})
@@ -295,21 +313,6 @@ def explore(state, runtime) -> dict:
               + f"; queued {len(queued)}"
     return {"exploration": findings, "schema": schema, "refinements": [record],
             "candidates": queued + list(state.get("candidates") or []), "trace": _trace("explore", start, summary)}
-
-
-def _word_summary(probe: dict) -> str:
-    word = probe["word"]
-    if not probe["found"]:
-        return f"{word!r} is written nowhere in the KB (no lemma, form, dialect lemma or CompL-it word)"
-    parts = [f"{word!r} is in: {', '.join(probe['where'])}"]
-    cased = sorted({f["written"] for f in probe["liita"]} | set(probe["complit"].get("spelled") or []))
-    if cased and word not in cased:
-        parts.append(f"spelled {', '.join(repr(c) for c in cased)}")
-    rels = probe["complit"].get("relations") or {}
-    if rels:
-        parts.append("its senses have " + ", ".join(
-            f"{p} ({'/'.join(f'{d} {n}' for d, n in sorted(v.items()))})" for p, v in sorted(rels.items())))
-    return "; ".join(parts)
 
 
 def output(state, runtime) -> dict:

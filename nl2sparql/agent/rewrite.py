@@ -301,6 +301,15 @@ def anchor_word(sparql: str, var: str, word: str, lang: str = "it") -> str | Non
     return sparql[:at] + f"\n  VALUES ?{var} {{ {_literal(word)}@{lang} }}" + sparql[at:]
 
 
+def rename_var(sparql: str, old: str, new: str) -> str:
+    """Every ``?old`` written ``?new`` (unchanged when ``?new`` is already used)."""
+    tokens = tokenize(sparql)
+    if any(t.kind == "var" and t.text[1:] == new for t in tokens):
+        return sparql
+    return apply_edits(sparql, [(t.start, t.start + len(t.text), "?" + new) for t in tokens
+                                if t.kind == "var" and t.text[1:] == old])
+
+
 def _literal(value: str) -> str:
     """A SPARQL string literal for ``value`` (only the characters SPARQL requires are escaped)."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'

@@ -5,8 +5,8 @@
   test decides exactly what ``generate`` tries (every query still runs on a real
   KB through the API).
 * :class:`InterruptingKB` wraps a real KB and raises :class:`Interrupted` (not a
-  project error, so the run stops as a crash would) at the N-th query: a
-  checkpointed run can then be resumed by thread id.
+  project error, so the run stops as a crash would) at the first query that
+  contains a given text: a checkpointed run can then be resumed by thread id.
 """
 
 from __future__ import annotations
@@ -42,18 +42,19 @@ class Interrupted(Exception):
 
 
 class InterruptingKB(KnowledgeBase):
-    """A real KB that fails hard at its ``fail_at``-th query (1-based); ``fail_at=None`` never fails."""
+    """A real KB that fails hard once, at the first query containing ``fail_on`` (``None``: never)."""
 
-    def __init__(self, inner: KnowledgeBase, fail_at: int | None):
+    def __init__(self, inner: KnowledgeBase, fail_on: str | None):
         super().__init__(inner.limits)
-        self.inner, self.fail_at, self.calls = inner, fail_at, 0
+        self.inner, self.fail_on, self.calls = inner, fail_on, 0
         self.description = inner.description
         self.services = getattr(inner, "services", {})
 
     def execute(self, query: str, *, timeout: float | None = None, max_rows: int | None = None):
         """The inner KB's answer, unless this is the query to fail at."""
         self.calls += 1
-        if self.fail_at is not None and self.calls == self.fail_at:
+        if self.fail_on is not None and self.fail_on in query:
+            self.fail_on = None
             raise Interrupted(f"interrupted at query {self.calls}")
         return self.inner.execute(query, timeout=timeout, max_rows=max_rows)
 

@@ -6,7 +6,7 @@
 * :func:`probe_word` asks where a word lives: which spellings and language
   tags exist, as what (Italian lemma, hypolemma, dialect lemma, inflected
   form), in which graph, and whether CompL-it has it, with how many senses and
-  which sense relations (outgoing and incoming).
+  which relations link them to other senses (outgoing and incoming, as CURIEs).
 
 Every probe is one bounded query through :meth:`AgentContext.run_query` (so
 through :func:`nl2sparql.api.execute`); a probe that fails says so in its finding.
@@ -14,17 +14,30 @@ through :func:`nl2sparql.api.execute`); a probe that fails says so in its findin
 
 from __future__ import annotations
 
+from ..errors import Nl2SparqlError
 from ..namespaces import (COMPLIT_SERVICE, COMPLIT_VOCAB, HYPOLEMMA_BASE, LEMMA_BANK, PARMIGIANO_LEMMA_BANK,
                           PREFIXES, SICILIANO_LEMMA_BANK)
 from .rewrite import _literal
 
 TAGS = ("it", "scn", "roa")
 BANKS = {LEMMA_BANK: "italian", PARMIGIANO_LEMMA_BANK: "parmigiano", SICILIANO_LEMMA_BANK: "siciliano"}
-#: Sense relations a probe reports, as CURIEs.
-RELATIONS = {PREFIXES["lexinfo"] + n: f"lexinfo:{n}" for n in (
-    "hypernym", "hyponym", "partMeronym", "partHolonym", "memberMeronym", "memberHolonym", "approximateSynonym",
-    "antonym")}
-RELATIONS.update({COMPLIT_VOCAB + n: f"complit:{n}" for n in ("antonymComp", "antonymGrad", "usedFor", "madeOf")})
+#: Namespaces of the sense relations a probe reports, with their CURIE prefix.
+RELATION_NAMESPACES = {PREFIXES["lexinfo"]: "lexinfo", COMPLIT_VOCAB: "complit"}
+
+
+def curie(iri: str) -> str:
+    """``lexinfo:…`` / ``complit:…`` for a sense relation IRI (the IRI itself otherwise)."""
+    for base, prefix in RELATION_NAMESPACES.items():
+        if iri.startswith(base):
+            return f"{prefix}:{iri[len(base):]}"
+    return iri
+
+
+def relation_iri(name: str) -> str | None:
+    """The IRI of a ``lexinfo:`` / ``complit:`` CURIE (``None`` for another prefix)."""
+    prefix, _, local = name.partition(":")
+    base = next((b for b, p in RELATION_NAMESPACES.items() if p == prefix), None)
+    return base + local if base and local else None
 
 
 def search_schema(question: str, patterns: dict | None, kb, k: int = 5) -> dict:
@@ -41,7 +54,7 @@ def search_schema(question: str, patterns: dict | None, kb, k: int = 5) -> dict:
                 "note": "ontology catalogue not installed (nl2sparql.ontology): KB probes only"}
     try:
         hits = ontology.search(question, k=k, kb=kb, patterns=patterns or None)
-    except Exception as exc:  # noqa: BLE001 - a failing search must not stop the agent; it is reported
+    except (Nl2SparqlError, OSError, ValueError) as exc:  # the search is optional: say why it is missing
         return {"available": False, "hits": [], "text": "", "note": f"ontology search failed: {exc}"}
     return {"available": True, "hits": [_hit_view(h.to_dict()) for h in hits],
             "text": ontology.format_for_prompt(hits), "note": None}
@@ -128,12 +141,29 @@ def _probe_complit(ctx, values: str) -> dict:
         f"    VALUES ?wr {{ {values} }}\n"
         "    ?form ontolex:writtenRep ?wr . ?w ontolex:canonicalForm ?form ; ontolex:sense ?sense .\n"
         "    { ?sense ?p ?other . BIND(\"out\" AS ?dir) } UNION { ?other ?p ?sense . BIND(\"in\" AS ?dir) }\n"
+        "    ?otherWord ontolex:sense ?other .\n"
         "  }\n"
         "} GROUP BY ?dir ?p")
     relations: dict[str, dict[str, int]] = {}
     if rels["error"] is None:
         for direction, prop, n in ctx.rows_of(rels["sparql"]).values():
-            if prop in RELATIONS:
-                relations.setdefault(RELATIONS[prop], {})[direction] = int(n)
+            if prop != PREFIXES["ontolex"] + "sense":
+                relations.setdefault(curie(prop), {})[direction] = int(n)
     return {"senses": senses, "spelled": spelled, "relations": relations,
             **({"error": rels["error"]} if rels["error"] else {})}
+
+
+def word_summary(probe: dict) -> str:
+    """One line saying where a probed word lives (for the trace and the LLM prompt)."""
+    word = probe["word"]
+    if not probe["found"]:
+        return f"{word!r} is written nowhere in the KB (no lemma, form, dialect lemma or CompL-it word)"
+    parts = [f"{word!r} is in: {', '.join(probe['where'])}"]
+    cased = sorted({f["written"] for f in probe["liita"]} | set(probe["complit"].get("spelled") or []))
+    if cased and word not in cased:
+        parts.append(f"spelled {', '.join(repr(c) for c in cased)}")
+    rels = probe["complit"].get("relations") or {}
+    if rels:
+        parts.append("its senses have " + ", ".join(
+            f"{p} ({'/'.join(f'{d} {n}' for d, n in sorted(v.items()))})" for p, v in sorted(rels.items())))
+    return "; ".join(parts)
