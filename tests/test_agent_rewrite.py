@@ -173,3 +173,15 @@ def test_a_hypolemma_anchor(sample_kb):
     assert len(rows(sample_kb, as_hypo)) == len(elita[hypo["hypolemma"]]["emotions"].split("|"))
     via_lemma = rewrite.lemma_of_hypolemma(query, hypo["hypolemma"])
     assert "lila:isHypolemma ?lemma" in via_lemma and parses(via_lemma)
+
+
+def test_a_named_word_the_query_left_out_is_anchored(sample_kb):
+    graphs = P + "SELECT DISTINCT ?g WHERE {\n  GRAPH ?g {\n    ?s a lila:Lemma ; lila:hasPOS ?pos .\n  }\n}\n"
+    word = next(r["lemma"] for r in table("siciliano_lemmas.tsv") if r["lemma"] in
+                {x["lemma"] for x in table("lemmas.tsv")})  # a word that is both Italian and Sicilian
+    assert not rewrite.uses_word(graphs, word)
+    anchored = rewrite.anchor_named(graphs, word)
+    assert rewrite.uses_word(anchored, word) and parses(anchored)
+    assert sorted(g for (g,) in rows(sample_kb, anchored)) == ["http://liita.it/data", "http://liita.it/data/siciliano"]
+    assert "VALUES ?wr" in rewrite.anchor_named(LIST, word)  # the lemma's own written form when there is one
+    assert rewrite.anchor_named(P + "SELECT ?x WHERE { ?x a elita:Emotion }", word) is None

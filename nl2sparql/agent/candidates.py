@@ -10,9 +10,10 @@ A candidate is plain data: ``{"sparql", "source", "why", "patterns", "covers"}``
   values (the named word, affixes, the emotion, the part of speech, the
   polarity class, the dialect) with the question's; an example whose anchors
   cannot all be replaced is not used.
-* :func:`shape_to` makes a candidate answer in the form asked: ASK for a
-  yes/no question (with the named word anchored), a count for "how many",
-  written forms rather than IRI columns nobody asked for.
+* :func:`shape_to` makes a candidate answer in the form asked: the named word
+  anchored when the query left it out, ASK for a yes/no question, a count for
+  "how many", written forms rather than IRI columns nobody asked for, and no
+  column that only echoes a condition.
 """
 
 from __future__ import annotations
@@ -229,13 +230,13 @@ def shape_to(sparql: str, expects: dict, shape: str | None = None) -> tuple[str,
     """
     notes = []
     form = expects.get("form")
+    words = [w for w in expects.get("words") or [] if vocabulary_reading(w) is None]
+    if words and not any(rewrite.uses_word(sparql, w) for w in words):
+        anchored = rewrite.anchor_named(sparql, words[0])
+        if anchored is not None:
+            sparql = anchored
+            notes.append(f"anchored the named word {words[0]!r}")
     if form == "ask" and rewrite.outline(sparql) and rewrite.outline(sparql).form == "select":
-        words = expects.get("words") or []
-        if words and not any(w.lower() in sparql.lower() for w in words):
-            anchored = rewrite.anchor_word(sparql, "wr", words[0])
-            if anchored is not None:
-                sparql = anchored
-                notes.append(f"anchored the named word {words[0]!r}")
         asked = rewrite.to_ask(sparql)
         if asked is not None:
             return asked, notes + ["yes/no question: ASK"]

@@ -301,6 +301,46 @@ def anchor_word(sparql: str, var: str, word: str, lang: str = "it") -> str | Non
     return sparql[:at] + f"\n  VALUES ?{var} {{ {_literal(word)}@{lang} }}" + sparql[at:]
 
 
+LEMMA_CLASS = PREFIXES["lila"] + "Lemma"
+RDF_TYPE = PREFIXES["rdf"] + "type"
+#: Language tags a named word may carry (Italian, Sicilian, Parmigiano) and the plain string.
+WORD_TAGS = ("it", "scn", "roa", None)
+
+
+def uses_word(sparql: str, word: str) -> bool:
+    """True when a string literal of the query is ``word`` (any case), or contains it."""
+    wanted = word.lower()
+    return any(t.kind == "string" and wanted in t.text[1:-1].lower() for t in tokenize(sparql))
+
+
+def anchor_named(sparql: str, word: str) -> str | None:
+    """The query restricted to the named word: ``VALUES ?wr`` on the lemma's written form when the query
+    has one, else a written form of the first ``lila:Lemma`` variable (``None`` when neither exists)."""
+    prefixes = {**PREFIXES, **declared_prefixes(sparql)}
+    found = triples(sparql)
+    written = [o for s, p, o in found if o.startswith("?") and _iri_text(p, prefixes) == PREFIXES["ontolex"]
+               + "writtenRep" and any(s2 == s and _is_lemma_type(p2, o2, prefixes) for s2, p2, o2 in found)]
+    if written:
+        return anchor_word(sparql, written[0][1:], word)
+    tokens = tokenize(sparql)
+    for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
+        if a.kind == "var" and _is_lemma_type(b.text, c.text, prefixes):
+            values = " ".join(f"{_literal(word)}@{tag}" if tag else _literal(word) for tag in WORD_TAGS)
+            var = f"?{a.text[1:]}Named"
+            end = c.start + len(c.text)
+            rest = sparql[end:].lstrip(" ")
+            if rest.startswith("."):
+                rest = rest[1:]
+            elif rest.startswith(";"):
+                rest = f"{a.text} " + rest[1:].lstrip(" ")  # the subject's other predicates go on
+            return sparql[:end] + f" ; ontolex:writtenRep {var} .\n    VALUES {var} {{ {values} }} " + rest
+    return None
+
+
+def _is_lemma_type(pred: str, obj: str, prefixes: dict[str, str]) -> bool:
+    return (pred == "a" or _iri_text(pred, prefixes) == RDF_TYPE) and _iri_text(obj, prefixes) == LEMMA_CLASS
+
+
 def rename_var(sparql: str, old: str, new: str) -> str:
     """Every ``?old`` written ``?new`` (unchanged when ``?new`` is already used)."""
     tokens = tokenize(sparql)
