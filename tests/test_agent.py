@@ -164,6 +164,16 @@ def test_offline_explore_reads_a_dialect_word_as_a_translation(sample_kb):
     assert sorted(result.rows.values()) == sorted(api.execute(gold, kb=sample_kb).values())
 
 
+def test_offline_explore_finds_the_spelling_the_kb_has(sample_kb):
+    accented = next(r["lemma"] for r in _sample_table("lemmas.tsv") if r["lemma"].endswith("à")
+                    and r["lemma"] in {w["word"] for w in _sample_table("complit_words.tsv")})
+    result = api.agent(f"Qual è la definizione di «{accented[:-1]}a»?", kb=sample_kb)
+    probe = next(f for f in result.exploration if f["kind"] == "word")
+    assert f"spelled '{accented}'" in probe["summary"]
+    assert result.final["source"] == "explore:spelling" and f'"{accented}"@it' in result.sparql
+    assert result.rows.count == sum(r["word"] == accented for r in _sample_table("complit_senses.tsv"))
+
+
 def test_explore_records_what_it_did_not_find(sample_kb):
     result = api.agent("Qual è la definizione di «qwzxk»?", kb=sample_kb)
     probe = next(f for f in result.exploration if f["kind"] == "word")

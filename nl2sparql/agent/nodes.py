@@ -45,6 +45,8 @@ def analyze(state, runtime) -> dict:
     if ctx.ontology:
         schema = search_schema(state["question"], None, ctx.kb)
         analysis["schema_hits"] = [{"curie": h["curie"], "score": h["score"]} for h in schema["hits"]]
+        if schema["note"]:
+            analysis["schema_note"] = schema["note"]
         update["schema"] = schema["text"]
         summary += "; ontology: " + (", ".join(h["curie"] for h in schema["hits"][:3]) or schema["note"] or "-")
     if ctx.llm is not None:
@@ -287,7 +289,12 @@ def explore(state, runtime) -> dict:
     findings = []
     schema = state.get("schema") or ""
     if ctx.ontology and not any(f.get("kind") == "ontology" for f in state.get("exploration") or []):
-        result = search_schema(state["question"], analysis.get("patterns"), ctx.kb)
+        if "schema_hits" in analysis:  # searched when the question was read
+            result = {"available": bool(analysis["schema_hits"]), "hits": analysis["schema_hits"], "text": schema,
+                      "note": analysis.get("schema_note") or (None if analysis["schema_hits"]
+                                                              else "no ontology term matched")}
+        else:
+            result = search_schema(state["question"], None, ctx.kb)
         schema = result["text"] or schema
         curies = [h["curie"] for h in result["hits"]]
         findings.append({"kind": "ontology", "available": result["available"], "hits": result["hits"],

@@ -66,10 +66,21 @@ def _hit_view(hit: dict) -> dict:
     return {k: hit.get(k) for k in keep if k in hit}
 
 
+ACCENTED = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù"}
+
+
 def spellings(word: str) -> list[str]:
-    """The word as written, in lower case and capitalised (no duplicates)."""
+    """The word as written, in lower case and capitalised, and with its last vowel accented when it is
+    written plain or with an apostrophe ("citta", "citta'" → "città"); no duplicates."""
+    base = word.strip()
+    forms = [base, base.lower(), base[:1].upper() + base[1:].lower()]
+    plain = base.lower().rstrip("'’`")
+    if plain and plain[-1] in ACCENTED:
+        forms.append(plain[:-1] + ACCENTED[plain[-1]])
+        if plain[-1] == "e":
+            forms.append(plain[:-1] + "é")
     out = []
-    for v in (word, word.lower(), word[:1].upper() + word[1:].lower()):
+    for v in forms:
         if v and v not in out:
             out.append(v)
     return out
