@@ -21,7 +21,8 @@ PROLOGUE = ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX elita
 FEAR = PROLOGUE + ("SELECT DISTINCT ?wr WHERE {\n  ?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura .\n"
                    "  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .\n}\n")
 JOY = FEAR.replace("elita:Paura", "elita:Gioia")
-NOTHING = PROLOGUE + 'SELECT DISTINCT ?wr WHERE {\n  VALUES ?wr { "qwzx"@it }\n  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .\n}\n'
+NOTHING = PROLOGUE + ('SELECT DISTINCT ?wr WHERE {\n  VALUES ?wr { "qwzx"@it }\n'
+                      '  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .\n}\n')
 BROKEN = "SELECT ?x WHERE { ?x ?y }"
 BROKEN_TOO = "SELECT ?x WHERE { ?x ontolex:writtenRep }"
 QUESTION = "Quali parole esprimono paura?"

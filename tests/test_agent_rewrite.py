@@ -1,4 +1,4 @@
-"""The agent's query rewrites and safe fixes, each run on the embedded sample.
+"""The agent's query reading, rewrites and safe fixes, each run on the embedded sample.
 
 Words come from the sample's own tables at run time (``nl2sparql/data/sample/source``).
 """
@@ -10,7 +10,8 @@ import csv
 import pytest
 
 from nl2sparql import api
-from nl2sparql.agent import rewrite
+from nl2sparql.agent import fixes, rewrite
+from nl2sparql.agent.query import is_count, projection, subject_vars, uses_word
 from nl2sparql.namespaces import COMPLIT_SERVICE
 from nl2sparql.paths import data_dir
 from nl2sparql.sparql.lexer import tokenize
@@ -37,7 +38,7 @@ def test_case_fix_makes_a_capitalised_label_match(sample_kb):
                  '  FILTER(STR(?label) = "tristezza")\n  ?e elita:HasEmotion ?emotion ; ontolex:canonicalForm ?l .\n'
                  '  ?l ontolex:writtenRep ?word .\n}')
     assert rows(sample_kb, query) == []
-    fixed, notes = rewrite.case_insensitive(query)
+    fixed, notes = fixes.case_insensitive(query)
     assert 'LCASE(STR(?label)) = "tristezza"' in fixed and notes
     assert len(rows(sample_kb, fixed)) == sum("Tristezza" in r["emotions"] for r in table("elita.tsv"))
 
@@ -47,7 +48,7 @@ def test_case_fix_never_escapes_strings_as_regexes(value):
     literal = '"' + value.replace("\\", "\\\\") + '"'
     query = P + (f"SELECT ?d WHERE {{ ?s skos:definition ?d . FILTER(CONTAINS(?d, {literal}) || "
                  f"REGEX(STR(?d), {literal}) || STR(?d) = {literal}) }}")
-    fixed, notes = rewrite.case_insensitive(query)
+    fixed, notes = fixes.case_insensitive(query)
     assert len(notes) == 3 and parses(fixed)
     strings = {t.text for t in tokenize(fixed) if t.kind == "string"}
     assert strings == {literal, literal.lower(), "\"i\""}  # lower-cased at most, never escaped
@@ -60,13 +61,13 @@ def test_case_fix_finds_a_definition_written_with_a_capital(sample_kb):
     query = P + ('SELECT DISTINCT ?d WHERE {\n  SERVICE <' + COMPLIT_SERVICE + '> { ?s skos:definition ?d .\n'
                  f'  FILTER(STRSTARTS(STR(?d), "{start.lower()}")) }}\n}}')
     assert rows(sample_kb, query) == []
-    fixed, _ = rewrite.case_insensitive(query)
+    fixed, _ = fixes.case_insensitive(query)
     assert [sense["definition"]] in rows(sample_kb, fixed)
 
 
 def test_case_fix_adds_spellings_to_a_tagged_values_block(sample_kb):
     query = P + 'SELECT ?l WHERE {\n  VALUES ?wr { "Cane"@it }\n  ?l a lila:Lemma ; ontolex:writtenRep ?wr .\n}'
-    fixed, notes = rewrite.case_insensitive(query)
+    fixed, notes = fixes.case_insensitive(query)
     assert '"Cane"@it "cane"@it' in fixed and len(rows(sample_kb, fixed)) == 1
 
 
@@ -79,7 +80,8 @@ def _pair(relation: str) -> tuple[str, str]:
 def _related(word: str, prop: str) -> str:
     return P + (f'SELECT DISTINCT ?other WHERE {{\n  SERVICE <{COMPLIT_SERVICE}> {{\n'
                 f'    ?f ontolex:writtenRep "{word}"@it . ?w ontolex:canonicalForm ?f ; ontolex:sense ?s .\n'
-                f'    ?s {prop} ?os . ?ow ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?other .\n'
+                f'    ?s {prop} ?os . ?ow ontolex:sense ?os ; ontolex:canonicalForm ?of .\n'
+                '    ?of ontolex:writtenRep ?other .\n'
                 "  }\n}")
 
 
@@ -102,20 +104,20 @@ def test_a_symmetric_relation_is_read_both_ways(tmp_path):
     with EmbeddedKB.in_memory([tmp_path / "one_way.trig"]) as kb:
         query = _related("timore", "lexinfo:approximateSynonym")
         assert rows(kb, query) == []
-        fixed, notes = rewrite.both_directions(query)
+        fixed, notes = fixes.both_directions(query)
         assert "(lexinfo:approximateSynonym|^lexinfo:approximateSynonym)" in fixed and notes
         assert rows(kb, fixed) == [["paura"]]
-        assert rewrite.both_directions(fixed) == (fixed, [])  # already two-way
+        assert fixes.both_directions(fixed) == (fixed, [])  # already two-way
 
 
 def test_a_direction_flip_swaps_each_relation_for_its_inverse(sample_kb):
     whole, part = _pair("lexinfo:partHolonym")
     query = _related(whole, "lexinfo:partMeronym")
     assert rows(sample_kb, query) == []
-    fixed, notes = rewrite.flip_relations(query)
+    fixed, notes = fixes.flip_relations(query)
     assert notes == ["lexinfo:partMeronym → lexinfo:partHolonym"] and [part] in rows(sample_kb, fixed)
     full = query.replace("lexinfo:partMeronym", "<http://www.lexinfo.net/ontology/3.0/lexinfo#partMeronym>")
-    assert "lexinfo#partHolonym>" in rewrite.flip_relations(full)[0]
+    assert "lexinfo#partHolonym>" in fixes.flip_relations(full)[0]
 
 
 # -- shape -----------------------------------------------------------------------------------------------
@@ -124,10 +126,10 @@ LIST = P + ('SELECT DISTINCT ?lemma ?wr WHERE {\n  ?e elita:HasEmotion elita:Pau
 
 
 def test_projection_and_iri_columns():
-    assert rewrite.projection(LIST) == ["lemma", "wr"]
-    assert "lemma" in rewrite.subject_vars(LIST) and "wr" not in rewrite.subject_vars(LIST)
+    assert projection(LIST) == ["lemma", "wr"]
+    assert "lemma" in subject_vars(LIST) and "wr" not in subject_vars(LIST)
     dropped = rewrite.drop_columns(LIST, {"lemma"})
-    assert rewrite.projection(dropped) == ["wr"] and parses(dropped)
+    assert projection(dropped) == ["wr"] and parses(dropped)
     assert rewrite.drop_columns(LIST, {"lemma", "wr"}) is None  # nothing would be left
 
 
@@ -137,7 +139,7 @@ def test_ask_count_and_anchor_keep_the_meaning(sample_kb):
     assert rows(sample_kb, rewrite.to_count(LIST)) == [[str(n)]]
     grouped = LIST.replace("SELECT DISTINCT ?lemma ?wr", "SELECT ?wr (COUNT(?e) AS ?n)").replace(
         "ORDER BY ?wr ?lemma", "GROUP BY ?wr")
-    assert rewrite.is_count(rewrite.to_count(grouped)) and rewrite.to_count(rewrite.to_count(grouped)) is None
+    assert is_count(rewrite.to_count(grouped)) and rewrite.to_count(rewrite.to_count(grouped)) is None
     word = rows(sample_kb, LIST)[0][1]
     anchored = rewrite.anchor_word(LIST, "wr", word)
     assert len(rows(sample_kb, anchored)) == 1
@@ -179,9 +181,9 @@ def test_a_named_word_the_query_left_out_is_anchored(sample_kb):
     graphs = P + "SELECT DISTINCT ?g WHERE {\n  GRAPH ?g {\n    ?s a lila:Lemma ; lila:hasPOS ?pos .\n  }\n}\n"
     word = next(r["lemma"] for r in table("siciliano_lemmas.tsv") if r["lemma"] in
                 {x["lemma"] for x in table("lemmas.tsv")})  # a word that is both Italian and Sicilian
-    assert not rewrite.uses_word(graphs, word)
+    assert not uses_word(graphs, word)
     anchored = rewrite.anchor_named(graphs, word)
-    assert rewrite.uses_word(anchored, word) and parses(anchored)
+    assert uses_word(anchored, word) and parses(anchored)
     assert sorted(g for (g,) in rows(sample_kb, anchored)) == ["http://liita.it/data", "http://liita.it/data/siciliano"]
     assert "VALUES ?wr" in rewrite.anchor_named(LIST, word)  # the lemma's own written form when there is one
     assert rewrite.anchor_named(P + "SELECT ?x WHERE { ?x a elita:Emotion }", word) is None

@@ -22,7 +22,7 @@ import re
 
 from ..namespaces import EMOTIONS, PARMIGIANO_LEMMA_BANK, PREFIXES, SICILIANO_LEMMA_BANK
 from ..sparql.lexer import apply_edits, declared_prefixes, tokenize
-from . import rewrite
+from . import query, rewrite
 from .state import normalise_query
 
 DIALECT_BANKS = {"parmigiano": PARMIGIANO_LEMMA_BANK, "siciliano": SICILIANO_LEMMA_BANK}
@@ -85,13 +85,13 @@ def _anchors(sparql: str) -> list[tuple[str, object, object]]:
         if i and tokens[i - 1].upper == "PREFIX":
             continue
         if tok.kind == "string":
-            func = rewrite._call_of(tokens, i)
+            func = query.call_of(tokens, i)
             if func in AFFIX_FUNCTIONS:
                 out.append(("affix", tok, AFFIX_FUNCTIONS[func]))
             else:
                 out.append(("word", tok, None))
             continue
-        iri = rewrite._iri(tok, prefixes)
+        iri = query.token_iri(tok, prefixes)
         if iri is None:
             continue
         if iri.startswith(PREFIXES["elita"]) and iri[len(PREFIXES["elita"]):] in EMOTIONS:
@@ -116,7 +116,8 @@ def _question_values(slots: dict) -> dict[str, list]:
     if slots.get("definition_contains"):
         affixes.append(("contains", slots["definition_contains"]))
     return {"word": words, "affix": affixes, "emotion": list(slots.get("emotions") or []),
-            "pos": [slots["pos"]] if slots.get("pos") else [], "gender": [slots["gender"]] if slots.get("gender") else [],
+            "pos": [slots["pos"]] if slots.get("pos") else [],
+            "gender": [slots["gender"]] if slots.get("gender") else [],
             "polarity": [slots["polarity"]] if slots.get("polarity") else [],
             "dialect": list(slots.get("dialects") or [])}
 
@@ -231,12 +232,12 @@ def shape_to(sparql: str, expects: dict, shape: str | None = None) -> tuple[str,
     notes = []
     form = expects.get("form")
     words = [w for w in expects.get("words") or [] if vocabulary_reading(w) is None]
-    if words and not any(rewrite.uses_word(sparql, w) for w in words):
+    if words and not any(query.uses_word(sparql, w) for w in words):
         anchored = rewrite.anchor_named(sparql, words[0])
         if anchored is not None:
             sparql = anchored
             notes.append(f"anchored the named word {words[0]!r}")
-    if form == "ask" and rewrite.outline(sparql) and rewrite.outline(sparql).form == "select":
+    if form == "ask" and query.outline(sparql) and query.outline(sparql).form == "select":
         asked = rewrite.to_ask(sparql)
         if asked is not None:
             return asked, notes + ["yes/no question: ASK"]
@@ -246,13 +247,13 @@ def shape_to(sparql: str, expects: dict, shape: str | None = None) -> tuple[str,
         if counted is not None:
             return counted, notes + ["how-many question: COUNT"]
     if not expects.get("wants_iri"):
-        iris = rewrite.subject_vars(sparql) & set(rewrite.projection(sparql))
+        iris = query.subject_vars(sparql) & set(query.projection(sparql))
         dropped = rewrite.drop_columns(sparql, iris) if iris else None
         if dropped is not None:
             sparql = dropped
             notes.append("dropped IRI column(s) " + ", ".join(f"?{v}" for v in sorted(iris)))
-    if (shape or form) == "list" and not expects.get("shows_more") and not rewrite.has_aggregate(sparql):
-        echoes = rewrite.evidence_columns(sparql)
+    if (shape or form) == "list" and not expects.get("shows_more") and not query.has_aggregate(sparql):
+        echoes = query.evidence_columns(sparql)
         dropped = rewrite.drop_columns(sparql, echoes) if echoes else None
         if dropped is not None:
             sparql = dropped

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from ..namespaces import COMPLIT_SERVICE, PREFIXES
 from . import candidates as cands
-from . import rewrite
+from . import fixes, rewrite
+from .query import predicate_tokens
 from .state import normalise_query
 from .tools import probe_word, relation_iri, word_summary
 
@@ -111,12 +112,12 @@ def _relation_proposals(state, finding, hits, base, add, actions, ctx) -> None:
     if not relations:
         return
     for query in base:
-        used = {iri for _, iri in rewrite._predicate_tokens(query, rewrite.INVERSE)}
+        used = {iri for _, iri in predicate_tokens(query, fixes.INVERSE)}
         for iri in used:
             curie = "lexinfo:" + iri[len(PREFIXES["lexinfo"]):]
             have = relations.get(curie, {})
             if not have.get("out") and have.get("in"):
-                flipped, done = rewrite.flip_relations(query)
+                flipped, done = fixes.flip_relations(query)
                 add(flipped, "flip", f"{finding['word']!r} has {curie} only incoming: " + ", ".join(done))
                 actions.append(f"{finding['word']!r}: {curie} only the other way, relation flipped")
     asked = [h["curie"] for h in hits if h.get("curie") in relations and relations[h["curie"]].get("out")]
@@ -153,8 +154,7 @@ def asked_relation(state: dict, attempt: dict, ctx) -> tuple[str | None, list[di
     words = ((state.get("analysis") or {}).get("expects") or {}).get("words") or []
     if not hits or not words:
         return None, [], []
-    used = {iri for _, iri in rewrite._predicate_tokens(attempt["sparql"], {relation_iri(h["curie"]) for h in hits}
-                                                         | set(rewrite.INVERSE))}
+    used = {iri for _, iri in predicate_tokens(attempt["sparql"], {relation_iri(h["curie"]) for h in hits} | set(fixes.INVERSE))}
     if any(relation_iri(h["curie"]) in used for h in hits):
         return None, [], []
     known = [f for f in state.get("exploration") or [] if f.get("kind") == "word" and f.get("word") == words[0]]
@@ -162,7 +162,7 @@ def asked_relation(state: dict, attempt: dict, ctx) -> tuple[str | None, list[di
     relations = (known or findings)[0]["complit"].get("relations") or {}
     for h in hits:
         iri = relation_iri(h["curie"])
-        if not relations.get(h["curie"], {}).get("out") or iri in used or rewrite.INVERSE.get(iri) in used:
+        if not relations.get(h["curie"], {}).get("out") or iri in used or fixes.INVERSE.get(iri) in used:
             continue
         problem = f"the question asks about {h['curie']}, which {words[0]!r} has, and the query does not use it"
         return problem, through_relation(ctx, state["question"], words[0], iri), findings

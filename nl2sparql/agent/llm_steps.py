@@ -30,8 +30,9 @@ def read_question(client, question: str, analysis: dict) -> tuple[dict | None, s
               "form: ask = yes/no question; count = how many; list = entities that match conditions; word = facts "
               "about one named word; standalone = about graphs or classes. wants_iri: the question asks for IRIs or "
               "identifiers. words: the words the question names, as written.")
+    slots = json.dumps(analysis.get("slots") or {}, ensure_ascii=False)
     user = (f"Question: {question}\nA rule-based reader found: shape {analysis.get('shape')}, "
-            f"patterns {sorted(analysis.get('patterns') or {})}, slots {json.dumps(analysis.get('slots') or {}, ensure_ascii=False)}")
+            f"patterns {sorted(analysis.get('patterns') or {})}, slots {slots}")
     try:
         answer = client.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], tier="fast")
         verdict = parse_json_verdict(answer.text, required=("form",))

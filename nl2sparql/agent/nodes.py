@@ -18,7 +18,8 @@ from __future__ import annotations
 import time
 
 from . import candidates as cands
-from . import llm_steps, rewrite
+from . import fixes, llm_steps
+from .query import subject_vars
 from .reading import agreement, expectations
 from .state import answered, attempt_ok, normalise_query
 from .tools import probe_word, search_schema, word_summary
@@ -40,7 +41,8 @@ def analyze(state, runtime) -> dict:
     analysis = {k: found[k] for k in ("language", "patterns", "slots", "shape", "complexity")}
     analysis["readings"] = found["readings"][:4]
     analysis["expects"] = expectations(state["question"], analysis)
-    summary = f"{analysis['language']}, {analysis['expects']['form']}, patterns {', '.join(analysis['patterns']) or '-'}"
+    patterns = ", ".join(analysis["patterns"]) or "-"
+    summary = f"{analysis['language']}, {analysis['expects']['form']}, patterns {patterns}"
     update: dict = {}
     if ctx.ontology:
         schema = search_schema(state["question"], None, ctx.kb)
@@ -163,9 +165,9 @@ def _join(notes: list[str]) -> str:
 
 
 #: Fixes tried when a query returns nothing: (name, function, also for a false ASK).
-EMPTY_FIXES = (("case-insensitive strings", rewrite.case_insensitive, True),
-               ("symmetric relations both ways", rewrite.both_directions, True),
-               ("relation direction flipped", rewrite.flip_relations, False))
+EMPTY_FIXES = (("case-insensitive strings", fixes.case_insensitive, True),
+               ("symmetric relations both ways", fixes.both_directions, True),
+               ("relation direction flipped", fixes.flip_relations, False))
 
 
 def execute(state, runtime) -> dict:
@@ -176,7 +178,7 @@ def execute(state, runtime) -> dict:
     start, ctx = time.perf_counter(), runtime.context
     current = dict(state["current"])
     repaired = api.fix(current["sparql"], execute=False)
-    sparql, fixes = repaired.fixed, list(repaired.fixes)
+    sparql, applied = repaired.fixed, list(repaired.fixes)
     blocking = [i for i in repaired.issues_after if i.severity == "error" and i.rule in ("iri_literal", "entry_reuse")]
     runs = []
     if blocking:
@@ -196,14 +198,14 @@ def execute(state, runtime) -> dict:
             runs.append(trial)
             if trial["error"] is None and not _nothing(trial, for_ask):
                 run = trial
-                fixes += done
+                applied += done
     current.update({k: run.get(k) for k in ("sparql", "rows", "error", "form", "columns", "kinds", "preview",
                                             "boolean", "truncated")})
-    current["fixes"] = fixes
+    current["fixes"] = applied
     current["runs"] = [{k: r.get(k) for k in ("sparql", "fix", "rows", "error", "ms")} for r in runs]
     outcome = run["error"] or (f"ASK {run['boolean']}" if run.get("form") == "ask" else f"{run['rows']} row(s)")
     summary = f"attempt {current['n']}: {outcome}; {len(runs)} quer{'y' if len(runs) == 1 else 'ies'} run" \
-              + (f"; fixes: {', '.join(fixes)}" if fixes else "")
+              + (f"; fixes: {', '.join(applied)}" if applied else "")
     return {"current": current, "trace": _trace("execute", start, summary)}
 
 
@@ -224,7 +226,7 @@ def verify(state, runtime) -> dict:
     elif current.get("form") != "ask" and not current.get("rows"):
         verdict, problems = "empty", ["the query returns no rows"]
     else:
-        problems = agreement(expects, current, rewrite.subject_vars(current["sparql"]))
+        problems = agreement(expects, current, subject_vars(current["sparql"]))
         verdict = "mismatch" if problems else "ok"
     update: dict = {}
     if verdict == "ok" and ctx.ontology:

@@ -57,8 +57,8 @@ class AgentState(TypedDict, total=False):
 
 def initial_state(question: str) -> AgentState:
     """The state a run starts from."""
-    return AgentState(question=question, analysis={}, plan={}, examples=[], candidates=[], tried=[],
-                      current=None, route="", attempts=[], exploration=[], refinements=[], trace=[], schema="", final=None)
+    return AgentState(question=question, analysis={}, plan={}, examples=[], candidates=[], tried=[], current=None,
+                      route="", attempts=[], exploration=[], refinements=[], trace=[], schema="", final=None)
 
 
 def attempt_ok(attempt: dict) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..errors import Nl2SparqlError
 from ..namespaces import (COMPLIT_SERVICE, COMPLIT_VOCAB, HYPOLEMMA_BASE, LEMMA_BANK, PARMIGIANO_LEMMA_BANK,
                           PREFIXES, SICILIANO_LEMMA_BANK)
-from .rewrite import _literal
+from .query import literal
 
 TAGS = ("it", "scn", "roa")
 BANKS = {LEMMA_BANK: "italian", PARMIGIANO_LEMMA_BANK: "parmigiano", SICILIANO_LEMMA_BANK: "siciliano"}
@@ -88,8 +88,8 @@ def spellings(word: str) -> list[str]:
 
 def probe_word(ctx, word: str) -> dict:
     """Where ``word`` lives in the KB (see the module docstring); plain data."""
-    values = " ".join(f"{_literal(s)}@{t}" for s in spellings(word) for t in TAGS)
-    values += " " + " ".join(_literal(s) for s in spellings(word))
+    values = " ".join(f"{literal(s)}@{t}" for s in spellings(word) for t in TAGS)
+    values += " " + " ".join(literal(s) for s in spellings(word))
     liita = ctx.run_query(
         "SELECT DISTINCT ?wr ?x ?type ?bank ?g WHERE {\n"
         f"  VALUES ?wr {{ {values} }}\n"
