@@ -154,7 +154,8 @@ def asked_relation(state: dict, attempt: dict, ctx) -> tuple[str | None, list[di
     words = ((state.get("analysis") or {}).get("expects") or {}).get("words") or []
     if not hits or not words:
         return None, [], []
-    used = {iri for _, iri in predicate_tokens(attempt["sparql"], {relation_iri(h["curie"]) for h in hits} | set(fixes.INVERSE))}
+    wanted = {relation_iri(h["curie"]) for h in hits} | set(fixes.INVERSE)
+    used = {iri for _, iri in predicate_tokens(attempt["sparql"], wanted)}
     if any(relation_iri(h["curie"]) in used for h in hits):
         return None, [], []
     known = [f for f in state.get("exploration") or [] if f.get("kind") == "word" and f.get("word") == words[0]]
