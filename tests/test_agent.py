@@ -141,6 +141,9 @@ def test_offline_first_candidate_answers_with_written_forms(sample_kb):
     result = api.agent(QUESTION, kb=sample_kb)
     assert len(result.attempts) == 1 and result.final["source"] == "catalogue"
     assert result.rows.variables == ["wr"] and result.rows.count == count(sample_kb, FEAR)
+    # the plan's sub-tasks reach the generator: candidates are ranked and marked by what they cover
+    assert [t["pattern"] for t in result.plan["subtasks"]] == ["EMOTION_LEXICON", None]
+    assert result.attempts[0]["covers"] == ["EMOTION_LEXICON"]
     assert [q["attempt"] for q in result.queries] == [1]
     assert {t["node"] for t in result.trace} == {"analyze", "plan", "retrieve", "generate", "execute", "verify",
                                                  "output"}
