@@ -22,12 +22,12 @@ the front of the queue; nothing found is said in the actions too.
 
 from __future__ import annotations
 
-from ..namespaces import COMPLIT_SERVICE, PREFIXES
+from ..namespaces import COMPLIT_SERVICE
 from . import candidates as cands
 from . import fixes, rewrite
 from .query import predicate_tokens
 from .state import normalise_query
-from .tools import probe_word, relation_iri, word_summary
+from .tools import curie, probe_word, relation_iri, word_summary
 
 #: An ontology hit names the asked relation when it is among the first ``ASKED_TOP`` with at least this score.
 ASKED_SCORE = 0.6
@@ -114,20 +114,20 @@ def _relation_proposals(state, finding, hits, base, add, actions, ctx) -> None:
     for query in base:
         used = {iri for _, iri in predicate_tokens(query, fixes.INVERSE)}
         for iri in used:
-            curie = "lexinfo:" + iri[len(PREFIXES["lexinfo"]):]
-            have = relations.get(curie, {})
+            name = curie(iri)
+            have = relations.get(name, {})
             if not have.get("out") and have.get("in"):
                 flipped, done = fixes.flip_relations(query)
-                add(flipped, "flip", f"{finding['word']!r} has {curie} only incoming: " + ", ".join(done))
-                actions.append(f"{finding['word']!r}: {curie} only the other way, relation flipped")
+                add(flipped, "flip", f"{finding['word']!r} has {name} only incoming: " + ", ".join(done))
+                actions.append(f"{finding['word']!r}: {name} only the other way, relation flipped")
     asked = [h["curie"] for h in hits if h.get("curie") in relations and relations[h["curie"]].get("out")]
-    for curie in asked[:1]:
-        iri = relation_iri(curie)
+    for name in asked[:1]:
+        iri = relation_iri(name)
         if iri is None or any(iri in q for q in base):
             continue
         for c in through_relation(ctx, state["question"], finding["word"], iri):
-            add(c["sparql"], "relation", f"the ontology ranks {curie}, which {finding['word']!r}'s senses have")
-        actions.append(f"{finding['word']!r}: asked through {curie} (ranked by the ontology search)")
+            add(c["sparql"], "relation", f"the ontology ranks {name}, which {finding['word']!r}'s senses have")
+        actions.append(f"{finding['word']!r}: asked through {name} (ranked by the ontology search)")
 
 
 def through_relation(ctx, question: str, word: str, iri: str) -> list[dict]:
@@ -138,6 +138,7 @@ def through_relation(ctx, question: str, word: str, iri: str) -> list[dict]:
     out = []
     for c in cands.from_readings(ctx.translator, question, [], changes, source="relation"):
         c["sparql"] = rewrite.rename_var(c["sparql"], "synonym", "related")
+        c["why"] = f"the words {word!r} leads to through {curie(iri)}"
         out.append(c)
     return out
 
