@@ -178,6 +178,20 @@ def test_offline_explore_finds_the_spelling_the_kb_has(sample_kb):
     assert result.rows.count == sum(r["word"] == accented for r in _sample_table("complit_senses.tsv"))
 
 
+def test_without_the_ontology_search_explore_relies_on_its_probes(sample_kb, monkeypatch):
+    from nl2sparql.errors import DataError as Broken
+
+    def broken(*args, **kw):
+        raise Broken("the ontology index is missing")
+
+    monkeypatch.setattr(api, "search_ontology", broken)
+    result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
+    assert "the ontology index is missing" in result.analysis["schema_note"]
+    ontology = next(f for f in result.exploration if f["kind"] == "ontology")
+    assert ontology["available"] is False and "missing" in ontology["summary"]
+    assert result.final["source"] == "explore:complit"
+
+
 def test_explore_records_what_it_did_not_find(sample_kb):
     result = api.agent("Qual è la definizione di «qwzxk»?", kb=sample_kb)
     probe = next(f for f in result.exploration if f["kind"] == "word")

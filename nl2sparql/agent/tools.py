@@ -1,7 +1,7 @@
 """What ``explore`` looks at: the ontology catalogue and cheap probes on the KB.
 
-* :func:`search_schema` asks :mod:`nl2sparql.ontology` (when it is installed)
-  for the terms closest to the question; without it the agent says so and
+* :func:`search_schema` asks the ontology catalogue (through the API) for the
+  terms closest to the question; when the search fails the agent says so and
   relies on the probes alone.
 * :func:`probe_word` asks where a word lives: which spellings and language
   tags exist, as what (Italian lemma, hypolemma, dialect lemma, inflected
@@ -43,21 +43,19 @@ def relation_iri(name: str) -> str | None:
 def search_schema(question: str, patterns: dict | None, kb, k: int = 5) -> dict:
     """Ontology terms for ``question``: ``{"available", "hits", "text", "note"}`` (plain data).
 
-    Uses :func:`nl2sparql.ontology.search` and ``format_for_prompt`` when the
-    catalogue is installed; otherwise ``available`` is false, ``hits`` empty and
-    ``note`` says that only KB probes were used.
+    Uses :func:`nl2sparql.api.search_ontology` (counts measured on ``kb``) and
+    :func:`nl2sparql.api.ontology_prompt`; when the search fails, ``available``
+    is false, ``hits`` empty and ``note`` says why (the agent goes on with its
+    KB probes).
     """
+    from .. import api
+
     try:
-        from .. import ontology
-    except ImportError:
-        return {"available": False, "hits": [], "text": "",
-                "note": "ontology catalogue not installed (nl2sparql.ontology): KB probes only"}
-    try:
-        hits = ontology.search(question, k=k, kb=kb, patterns=patterns or None)
+        found = api.search_ontology(question, k=k, kb=kb, patterns=patterns or None)
+        text = api.ontology_prompt(found.hits)
     except (Nl2SparqlError, OSError, ValueError) as exc:  # the search is optional: say why it is missing
         return {"available": False, "hits": [], "text": "", "note": f"ontology search failed: {exc}"}
-    return {"available": True, "hits": [_hit_view(h.to_dict()) for h in hits],
-            "text": ontology.format_for_prompt(hits), "note": None}
+    return {"available": True, "hits": [_hit_view(h) for h in found.hits], "text": text, "note": None}
 
 
 def _hit_view(hit: dict) -> dict:
