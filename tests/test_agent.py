@@ -248,7 +248,8 @@ def test_stream_gives_every_node_with_the_whole_history(sample_kb):
     steps = list(api.agent_stream("Qual è la definizione di «bassotto»?", kb=sample_kb))
     result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
     assert [s.node for s in steps] == [t["node"] for t in result.trace]
-    assert steps[-1].state["final"]["sparql"] == result.sparql
+    assert steps[-1].state["final"]["sparql"] == result.sparql == steps[-1].to_result().sparql
+    assert steps[0].to_result() is None
     history = [len(s.state.get("refinements") or []) for s in steps]
     assert history == sorted(history) and history[-1] == len(result.refinements) >= 1
     assert steps[-1].state["refinements"] == result.refinements

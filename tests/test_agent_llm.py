@@ -106,3 +106,10 @@ def test_no_secret_reaches_the_state_or_the_checkpoint(llm_env, sample_kb, tmp_p
     for path in tmp_path.glob("llm.sqlite*"):
         assert FAKE_KEY.encode() not in path.read_bytes()
     assert any(r.headers.get("authorization") == f"Bearer {FAKE_KEY}" for r in llm_env.requests)
+
+
+def test_an_llm_that_repeats_itself_hands_over_to_the_offline_candidates(llm_env, sample_kb):
+    script(llm_env, NOTHING)
+    result = api.agent(QUESTION, mode="llm", kb=sample_kb)
+    assert [(a["source"], a["verdict"]) for a in result.attempts] == [("llm", "empty"), ("catalogue", "ok")]
+    assert "already tried" in " ".join(t["summary"] for t in result.trace)

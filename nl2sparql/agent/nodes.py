@@ -132,7 +132,6 @@ def generate(state, runtime) -> dict:
     """The next query to try: the LLM's (with an LLM), else the next offline candidate, shaped as asked."""
     start, ctx = time.perf_counter(), runtime.context
     queue = list(state.get("candidates") or [])
-    update: dict = {}
     notes = []
     if not state.get("attempts") and not queue and not state.get("tried"):
         queue, notes = _first_candidates(state, ctx)
@@ -140,17 +139,20 @@ def generate(state, runtime) -> dict:
     chosen = None
     if ctx.llm is not None and not (queue and queue[0].get("fix")):
         sparql, note = llm_steps.write_query(ctx.llm, state)
-        notes.append(note)
-        if sparql is not None and normalise_query(sparql) not in tried:
+        if sparql is not None and normalise_query(sparql) in tried:
+            note = "the LLM wrote a query already tried; using the offline candidates"
+        elif sparql is not None:
             chosen = {"sparql": sparql, "source": "llm", "why": note, "patterns": [], "covers": []}
+        notes.append(note)
     while chosen is None and queue:
         head = queue.pop(0)
         if normalise_query(head["sparql"]) not in tried:
             chosen = head
     if chosen is None:
-        update.update(candidates=queue, current=None, route="output")
-        return {**update, "trace": _trace("generate", start, "nothing left to try" + _join(notes))}
-    shaped, shape_notes = cands.shape_to(chosen["sparql"], state["analysis"].get("expects") or {}, chosen.get("shape"))
+        return {"candidates": queue, "current": None, "route": "output",
+                "trace": _trace("generate", start, "nothing left to try" + _join(notes))}
+    expects = state["analysis"].get("expects") or {}
+    shaped, shape_notes = cands.shape_to(chosen["sparql"], expects, chosen.get("shape"))
     tried += [normalise_query(chosen["sparql"]), normalise_query(shaped)]
     current = {"n": len(state.get("attempts") or []) + 1, "sparql": shaped, "generated": chosen["sparql"],
                "source": chosen["source"], "why": chosen["why"], "covers": chosen.get("covers", []),

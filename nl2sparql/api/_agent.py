@@ -60,6 +60,13 @@ class AgentStep(Result):
     node: str
     update: dict
     state: dict
+    mode: str = "offline"
+
+    def to_result(self) -> "AgentResult | None":
+        """The :class:`AgentResult` of the run once ``output`` has run (``None`` before)."""
+        if not self.state.get("final"):
+            return None
+        return result_from_state(self.state, mode=self.mode)
 
 
 def _need_question(question: str) -> None:
@@ -146,7 +153,7 @@ def agent_stream(question: str, *, mode: str = "offline", kb: KBLike = None, poo
     with _run(question, mode=mode, kb=kb, pools=pools, k=k, embedder=embedder, llm=llm, max_attempts=max_attempts,
               timeout=timeout, max_rows=max_rows, checkpoint=checkpoint, thread=thread) as (run, _):
         for step in run.stream():
-            yield AgentStep(step["node"], dict(step["update"]), dict(step["state"]))
+            yield AgentStep(step["node"], dict(step["update"]), dict(step["state"]), mode)
 
 
 class AgentPredictor:

@@ -66,9 +66,9 @@ def agent(
             entry = (step.state.get("trace") or [{}])[-1]
             console.print(f"[dim]{n:>2}[/] [bold]{step.node:<8}[/] {entry.get('ms', 0):>7.1f} ms  "
                           f"{escape(entry.get('summary', ''))}", highlight=False, soft_wrap=True)
-    if last is not None and not json_out:
-        mode = options["mode"]
-        _show(api._agent.result_from_state(last.state, mode=mode, thread=thread))
+    result = last.to_result() if last is not None else None
+    if result is not None and not json_out:
+        _show(result)
 
 
 def _show_trace(trace: list[dict]) -> None:
