@@ -81,11 +81,17 @@ class PredictorAsker:
         return self.predictor.predict(question, lang), {}
 
 
-def run(args) -> dict:
-    """Translate and score every question of the chosen set; returns the JSON report."""
+def run(args, make_asker=None) -> dict:
+    """Translate and score every question of the chosen set; returns the JSON report.
+
+    ``make_asker(records, kb)`` supplies another asker (anything with ``ask`` and ``load_s``).
+    """
     records = load_set(args.set)
     kb = open_kb(store=args.store, timeout=args.timeout)
-    asker = OfflineAsker() if args.translator == "offline" else PredictorAsker(args.translator, records, kb)
+    if make_asker is not None:
+        asker = make_asker(records, kb)
+    else:
+        asker = OfflineAsker() if args.translator == "offline" else PredictorAsker(args.translator, records, kb)
     memo = MemoKB(kb)
     scorer = Scorer(memo, timeout=args.timeout)
     # why a relaxed miss is one: the same comparison with the relaxed options as the verdict

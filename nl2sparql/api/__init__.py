@@ -8,6 +8,7 @@ nothing below them is meant for those layers.
 >>> t.sparql, t.patterns, t.rows.count
 >>> api.execute("SELECT ?e WHERE { ?e a elita:Emotion }").values()
 >>> api.validate("SELECT * WHERE { ?s lexinfo:hypernym ?o }", execute=False).issues
+>>> api.agent("Qual è la definizione di «bassotto»?").sparql     # runs, checks and retries its queries
 
 Every function that touches data takes ``kb=``: ``None`` (the environment's
 ``NL2SPARQL_STORE`` / ``NL2SPARQL_ENDPOINT``, else the embedded sample),
@@ -22,6 +23,7 @@ from __future__ import annotations
 from ..errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
+from ._agent import AgentResult, AgentStep, agent, agent_stream
 from ._ontology import ontology_catalog, ontology_prompt, ontology_term, search_ontology
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, serve_kb, validate
@@ -38,12 +40,13 @@ __all__ = [
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
     "kb_info", "load_store", "serve_kb", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
-    "match_options", "llm_config", "close_all", "as_choice",
+    "match_options", "llm_config", "close_all", "as_choice", "agent", "agent_stream",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results
     "Result", "Rows", "Issue", "ValidationResult", "FixResult", "Analysis", "Example", "RetrievalResult",
     "TranslationResult", "OntologySearchResult", "KBInfo", "LoadResult", "GenerationResult", "ExportResult", "ScoreResult",
+    "AgentResult", "AgentStep",
     # errors
     "Nl2SparqlError", "ConfigError", "DataError", "QueryError",
 ]

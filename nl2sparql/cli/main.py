@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import evaluate_cmd, ontology_cmd
+from .agent_cmd import agent, agent_viz
 from .retrieve_cmd import retrieve
 from .translate_cmd import translate, validate
 
@@ -20,3 +21,5 @@ app.command("evaluate")(evaluate_cmd.evaluate)
 app.command("translate")(translate)
 app.command("validate")(validate)
 app.add_typer(ontology_cmd.app, name="ontology")
+app.command("agent")(agent)
+app.command("agent-viz")(agent_viz)

@@ -100,12 +100,7 @@ class OfflineTranslator:
         examples = self.examples(question)
         plans = plans_for(slots)
         cues = {k: v for k, v in detect_patterns(question).items() if v >= STRONG_CUE}
-        scored = []
-        for plan in plans:
-            sparql, labels = render_plan(plan)
-            vote = _vote(plan.shape, labels, examples) if examples else None
-            scored.append((plan.prior + 0.3 * (vote or 0.0), plan, sparql, labels, vote))
-        scored.sort(key=lambda s: -s[0])
+        scored = _rank(plans, examples)
         best_score, plan, sparql, labels, vote = scored[0]
         warnings = list(plan.notes)
         coverage = _coverage(labels, cues, plan)
@@ -125,6 +120,25 @@ class OfflineTranslator:
                              _clean_labels(labels), _slot_view(slots, plan), examples, confidence, warnings,
                              alternatives, source)
 
+    def ranked(self, question: str, examples: Sequence[Example] | None = None,
+               changes: dict | None = None) -> list[dict]:
+        """Every reading of ``question`` rendered as SPARQL, best first (the first is :meth:`translate`'s plan).
+
+        Each item: ``score``, ``sparql``, ``shape``, ``patterns`` (labels with weights), ``plan``
+        (:meth:`Plan.describe`) and ``notes``. ``examples`` (default: retrieved now) cast the votes;
+        ``changes`` replaces slot values before planning (``{"word": None, "translation_target": "scantu"}``).
+        """
+        slots = extract_slots(question)
+        if changes:
+            try:
+                slots = slots.copy(**changes)
+            except AttributeError as exc:  # a slot no pattern declares
+                raise ValueError(str(exc)) from None
+        examples = self.examples(question) if examples is None else list(examples)
+        return [{"score": round(score, 4), "sparql": sparql, "shape": plan.shape, "patterns": _clean_labels(labels),
+                 "plan": plan.describe(), "notes": list(plan.notes)}
+                for score, plan, sparql, labels, _ in _rank(plans_for(slots), examples)]
+
     def examples(self, question: str) -> list[Example]:
         """The top-``k`` retrieved examples (empty without a retriever)."""
         if self.retriever is None:
@@ -140,6 +154,17 @@ class OfflineTranslator:
             patterns = sorted(k for k, v in (item.get("patterns") or {}).items() if _num(v) >= 0.5)
             out.append(Example(key, float(hit.score), hit.matched_text, patterns, self._shapes[key], sparql))
         return out
+
+
+def _rank(plans: Sequence[Plan], examples: Sequence[Example]) -> list[tuple]:
+    """``(score, plan, sparql, labels, vote)`` per plan, best first: ``prior + 0.3 × vote``."""
+    scored = []
+    for plan in plans:
+        sparql, labels = render_plan(plan)
+        vote = _vote(plan.shape, labels, examples) if examples else None
+        scored.append((plan.prior + 0.3 * (vote or 0.0), plan, sparql, labels, vote))
+    scored.sort(key=lambda s: -s[0])
+    return scored
 
 
 def _num(value) -> float:

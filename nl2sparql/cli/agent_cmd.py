@@ -1,0 +1,107 @@
+"""``nl2sparql agent`` and ``nl2sparql agent-viz``.
+
+Register with ``app.command("agent")(agent)`` and ``app.command("agent-viz")(agent_viz)`` in ``cli/main.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+from rich.markup import escape
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+
+from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly, kb_choice, print_json
+from .translate_cmd import _show_rows
+
+
+@friendly
+def agent(
+    question: Annotated[str, typer.Argument(help="The question, in Italian or English.", show_default=False)],
+    stream: Annotated[bool, typer.Option("--stream", help="Show each node as it finishes.")] = False,
+    json_out: JsonOpt = False,
+    llm: Annotated[bool, typer.Option("--llm", help="Read and plan with the fast tier, write with the default "
+                                                    "tier of the configured LLM (offline without it).")] = False,
+    max_attempts: Annotated[int, typer.Option("--max-attempts", min=1, help="Queries tried before falling back "
+                                                                          "to the first valid one.")] = 3,
+    pool: Annotated[Optional[List[Path]], typer.Option(
+        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: the shipped pools.",
+        show_default=False)] = None,
+    k: Annotated[int, typer.Option("-k", min=1, help="Examples to retrieve.")] = 5,
+    thread: Annotated[Optional[str], typer.Option(
+        "--thread", help="Thread id: resume this run where it stopped, or show it when finished (needs --checkpoint).",
+        show_default=False)] = None,
+    checkpoint: Annotated[Optional[Path], typer.Option(
+        "--checkpoint", help="Sqlite file keeping every step of the run (to inspect or resume it).",
+        show_default=False)] = None,
+    store: StoreOpt = None,
+    endpoint: EndpointOpt = None,
+    timeout: TimeoutOpt = 20.0,
+) -> None:
+    """Translate QUESTION with the self-correcting agent: it runs each query, checks the answer and tries again."""
+    from .. import api
+
+    options = dict(mode="llm" if llm else "offline", kb=kb_choice(store, endpoint, timeout), pools=pool, k=k,
+                   max_attempts=max_attempts, checkpoint=checkpoint, thread=thread)
+    if not stream:
+        result = api.agent(question, **options)
+        if json_out:
+            print_json(result.to_dict())
+        else:
+            _show_trace(result.trace)
+            _show(result)
+        return
+    last = None
+    for n, step in enumerate(api.agent_stream(question, **options), 1):
+        last = step
+        if json_out:
+            sys.stdout.write(json.dumps(step.to_dict(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        else:
+            entry = (step.state.get("trace") or [{}])[-1]
+            console.print(f"[dim]{n:>2}[/] [bold]{step.node:<8}[/] {entry.get('ms', 0):>7.1f} ms  "
+                          f"{escape(entry.get('summary', ''))}", highlight=False, soft_wrap=True)
+    result = last.to_result() if last is not None else None
+    if result is not None and not json_out:
+        _show(result)
+
+
+def _show_trace(trace: list[dict]) -> None:
+    for n, entry in enumerate(trace, 1):
+        console.print(f"[dim]{n:>2}[/] [bold]{entry['node']:<8}[/] {entry['ms']:>7.1f} ms  {escape(entry['summary'])}",
+                      highlight=False, soft_wrap=True)
+
+
+def _show(result) -> None:
+    """Print an :class:`~nl2sparql.api.AgentResult` for a person."""
+    final = result.final
+    where = f"attempt {final.get('attempt')}, {final.get('source')}" if final.get("attempt") else "no valid attempt"
+    title = f"SPARQL (agent, {result.mode}, {where})"
+    console.print(Panel(Syntax(result.sparql.strip() or "# none", "sparql", word_wrap=True), title=title,
+                        expand=False))
+    console.print(f"[bold]confidence[/] {result.confidence:.2f}   [bold]attempts[/] {len(result.attempts)}   "
+                  f"[bold]queries run[/] {len(result.queries)}   {escape(final.get('reason', ''))}", highlight=False)
+    table = Table("#", "source", "verdict", "answer", "fixes", title="Attempts")
+    for a in result.attempts:
+        answer = a.get("error") or (f"ASK {a.get('boolean')}" if a.get("form") == "ask" else f"{a.get('rows')} row(s)")
+        table.add_row(str(a["n"]), escape(a["source"]), a["verdict"], escape(str(answer)[:80]),
+                      escape(", ".join(a.get("fixes") or []))[:60])
+    console.print(table)
+    for r in result.refinements:
+        console.print(f"[yellow]{r['node']} after attempt {r['after_attempt']}:[/] "
+                      + escape("; ".join(r["actions"])), highlight=False, soft_wrap=True)
+    if result.rows is not None:
+        _show_rows(result.rows)
+
+
+@friendly
+def agent_viz() -> None:
+    """Print the agent's graph as a Mermaid flowchart (paste it into any Mermaid viewer)."""
+    from ..agent import mermaid
+
+    sys.stdout.write(mermaid())
