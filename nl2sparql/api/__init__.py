@@ -24,6 +24,7 @@ from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, validate
+from ._rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
 from ._scoring import match_options, score
 from ._translation import (MODES, analyze, evaluate, llm_config, resolve_pool, resolve_pools, retrieve, shipped_pools,
                            translate)
@@ -36,6 +37,7 @@ __all__ = [
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "kb_info", "load_store", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",
+    "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results

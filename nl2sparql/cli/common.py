@@ -29,6 +29,13 @@ EndpointOpt = Annotated[Optional[str], typer.Option(
     show_default=False)]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time budget in seconds.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+LLMModelOpt = Annotated[Optional[str], typer.Option(
+    "--llm-model", help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
+LLMBaseUrlOpt = Annotated[Optional[str], typer.Option(
+    "--llm-base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
+    show_default=False)]
+LLMConfigOpt = Annotated[Optional[Path], typer.Option(
+    "--llm-config", help="LLM settings file (TOML).", show_default=False)]
 
 
 def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,
