@@ -14,6 +14,7 @@ server answers ``initialize`` quickly.
 from __future__ import annotations
 
 import logging
+import signal
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -21,6 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from ..api import close_all
 from ..errors import Nl2SparqlError
 from . import extra_tools, resources, tools
 from .config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig, package_version
@@ -86,10 +88,23 @@ def build_server(config: ServerConfig | None = None) -> Nl2SparqlMCP:
 
 def serve(config: ServerConfig, transport: str = "stdio", host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     """Serve until the client disconnects (stdio) or the process is stopped (``http``: ``http://host:port/mcp``)."""
-    server = build_server(config)
-    if transport == "stdio":
-        server.run("stdio")
-    elif transport == "http":
-        server.run("streamable-http", host=host, port=port)
-    else:
+    if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r} (use {' or '.join(TRANSPORTS)})")
+    server = build_server(config)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host=host, port=port)
+    finally:
+        close_all()  # stop the KB's query workers before the interpreter's own exit handlers run
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM ends the server like Ctrl-C does: the stack unwinds and the KB's query workers are stopped.
+
+    (uvicorn re-raises the signal after its graceful shutdown; with the default
+    action the process would die before closing the KB, leaving its workers.)
+    """
+    raise SystemExit(0)
