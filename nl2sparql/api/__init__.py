@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
+from ._ask import ask
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, validate
 from ._rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
@@ -29,7 +30,7 @@ from ._scoring import match_options, score
 from ._translation import (MODES, analyze, evaluate, llm_config, resolve_pool, resolve_pools, retrieve, shipped_pools,
                            translate)
 from .kbs import KBChoice, as_choice, close_all
-from .types import (Analysis, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
+from .types import (Analysis, AskResult, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
                     Result, RetrievalResult, Rows, ScoreResult, TranslationResult, ValidationResult)
 
 __all__ = [
@@ -37,12 +38,12 @@ __all__ = [
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "kb_info", "load_store", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",
-    "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse",
+    "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse", "ask",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results
     "Result", "Rows", "Issue", "ValidationResult", "FixResult", "Analysis", "Example", "RetrievalResult",
-    "TranslationResult", "KBInfo", "LoadResult", "GenerationResult", "ExportResult", "ScoreResult",
+    "TranslationResult", "AskResult", "KBInfo", "LoadResult", "GenerationResult", "ExportResult", "ScoreResult",
     # errors
     "Nl2SparqlError", "ConfigError", "DataError", "QueryError",
 ]
