@@ -48,6 +48,15 @@ SICILIANO_LEXICON = "http://liita.it/data/id/LexicalResources/DialettoSiciliano/
 COMPLIT_WORD_BASE = "http://lexica/mylexicon#"
 COMPLIT_VOCAB = "http://klab/lexicon/vocabulary/compl-it#"
 
+#: Prefixes of the other vocabularies the ontology catalogue names (CompL-it's own relations,
+#: the OntoLex synsem/decomp modules, VoID). Generated LiITA queries declare them only when used.
+EXTRA_PREFIXES: dict[str, str] = {
+    "complit": COMPLIT_VOCAB,
+    "synsem": "http://www.w3.org/ns/lemon/synsem#",
+    "decomp": "http://www.w3.org/ns/lemon/decomp#",
+    "void": "http://rdfs.org/ns/void#",
+}
+
 EMOTIONS = ("Gioia", "Tristezza", "Paura", "Disgusto", "Rabbia", "Sorpresa",
             "Aspettativa", "Fiducia", "Amore")
 

@@ -186,3 +186,26 @@ def test_kb_info_profiles_the_sample():
     assert info.kb == "sample" and info.triples > 10_000
     assert any(g["graph"] == "http://w3id.org/elita" for g in info.graphs)
     roundtrip(info)
+
+
+# -- ontology --------------------------------------------------------------------------------------------------
+def test_search_ontology_in_both_languages_with_the_direction_note():
+    for query in ("termine più generale", "broader term"):
+        result = api.search_ontology(query, k=3)
+        curies = [h["curie"] for h in result.hits]
+        assert {"lexinfo:hypernym", "lexinfo:hyponym"} & set(curies[:2]), curies
+        hyper = next(h for h in result.hits if h["curie"] == "lexinfo:hypernym")
+        assert any("direction" in note.lower() for note in hyper["notes"])
+        assert result.kb == "sample" and hyper["count"] and hyper["count"] > 0
+        roundtrip(result)
+    assert api.search_ontology("broader term", counts=False).kb is None
+
+
+def test_ontology_term_and_catalog():
+    term = api.ontology_term("lexinfo:hyponym", counts=True)
+    assert term["inverse"] == "lexinfo:hypernym" and term["count"] > 0 and term["counts_kb"] == "sample"
+    with pytest.raises(DataError, match="did you mean lexinfo:hyponym"):
+        api.ontology_term("lexinfo:hyponim")
+    catalog = api.ontology_catalog()
+    assert catalog["entries_total"] == len(catalog["entries"]) >= 150
+    assert "lexinfo:approximateSynonym" in api.ontology_prompt(query="sinonimo", k=1)

@@ -8,6 +8,7 @@ Every check is a SPARQL query over that setup.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,12 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from nl2sparql.data.sample import build as sample_build
+from nl2sparql.errors import DataError
 from nl2sparql.namespaces import (
     COMPLIT_LINKS_GRAPH,
     COMPLIT_SERVICE,
+    COMPLIT_VOCAB,
     ELITA_GRAPH,
     EMOTIONS,
     LEMMA_BANK,
@@ -89,7 +93,7 @@ def test_graphs_and_size(store):
 
 def test_rebuild_is_byte_identical(tmp_path):
     out = tmp_path / "rebuilt.trig"
-    subprocess.run([sys.executable, str(SAMPLE_DIR / "build_sample.py"), "--output", str(out)],
+    subprocess.run([sys.executable, "-m", "nl2sparql.data.sample.build", "--output", str(out)],
                    check=True, cwd=ROOT)
     assert out.read_bytes() == TRIG.read_bytes()
 
@@ -491,3 +495,98 @@ def test_literals_well_formed(count):
     assert count("GRAPH ?g { ?s rdfs:label|ontolex:writtenRep ?l } "
                  r"FILTER(STRLEN(STR(?l)) = 0 || REGEX(STR(?l), '^\\s|\\s$'))") == 0
     assert count(f"{SERVICE} {{ ?s skos:definition ?d . FILTER(LANG(?d) != 'it' || !REGEX(STR(?d), '^[A-ZÈ].*[.]$')) }}") == 0
+
+
+# --- source tables (nl2sparql/data/sample/source) -----------------------------
+
+SOURCE = SAMPLE_DIR / "source"
+
+
+def _rows(name: str) -> int:
+    return len(sample_build.read_table(SOURCE / name))
+
+
+def test_every_table_row_is_in_the_graph(count):
+    """Each row of each table gives exactly one thing in the shipped file: none dropped, none merged."""
+    bank = f"dcterms:isPartOf <{LEMMA_BANK}>"
+    assert count(f"?l a lila:Lemma ; {bank}") == _rows("lemmas.tsv")
+    assert count("?l a lila:Hypolemma") == _rows("hypolemmas.tsv")
+    assert count(f"GRAPH <{ELITA_GRAPH}> {{ ?e ontolex:canonicalForm ?l }}") == _rows("elita.tsv")
+    assert count("?e marl:hasPolarity ?p") == _rows("sentix.tsv")
+    for name, graph, lemma_bank in (("parmigiano", PARMIGIANO_GRAPH, PARMIGIANO_LEMMA_BANK),
+                                    ("siciliano", SICILIANO_GRAPH, SICILIANO_LEMMA_BANK)):
+        assert count(f"?l dcterms:isPartOf <{lemma_bank}>") == _rows(f"{name}_lemmas.tsv")
+        assert count(f"GRAPH <{graph}> {{ ?i vartrans:translatableAs ?d }}") == _rows(f"{name}_glossary.tsv")
+    assert count(f"{SERVICE} {{ ?w a ontolex:Word }}") == _rows("complit_words.tsv")
+    assert count(f"{SERVICE} {{ ?s a ontolex:LexicalSense }}") == _rows("complit_senses.tsv")
+    relations = [r["relation"] for r in sample_build.read_table(SOURCE / "complit_relations.tsv")]
+    expected = sum(2 if sample_build.RELATIONS[r] else 1 for r in relations)
+    predicates = sorted({f"<{COMPLIT_VOCAB}{p[len('complit:'):]}>" if p.startswith("complit:") else p
+                         for pair in sample_build.RELATIONS.items() for p in pair if p})
+    assert count(f"{SERVICE} {{ ?a ?p ?b . VALUES ?p {{ {' '.join(predicates)} }} }}") == expected
+    assert count(f"GRAPH <{MORPHOLOGY_GRAPH}> {{ ?f a ontolex:Form }}") == _rows("morphology.tsv")
+
+
+def test_source_builds_the_shipped_graph():
+    # parsed, not loaded: a store would normalise literals ("0.0"^^xsd:float -> "0")
+    assert sample_build.SampleBuilder().build() == set(ox.parse(path=str(TRIG), format=ox.RdfFormat.TRIG))
+
+
+def _broken_source(tmp_path: Path, table: str, line: str) -> tuple[Path, int]:
+    """A copy of the source with ``line`` appended to ``table``; returns it and that line's number."""
+    source = tmp_path / "source"
+    shutil.copytree(SOURCE, source)
+    path = source / table
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + line + "\n", encoding="utf-8")
+    return source, text.count("\n") + 1
+
+
+@pytest.mark.parametrize("table,line,problem", [
+    ("elita.tsv", "parolafinta\tPaura\t-0.5", "'parolafinta' is not in lemmas.tsv"),
+    ("elita.tsv", "casa\tNostalgia\t0.5", "emotion 'Nostalgia' is not an elita:Emotion"),
+    ("elita.tsv", "casa\tGioia\talto", "polarity_value 'alto' is not a number"),
+    ("sentix.tsv", "parolafinta\t0.5", "'parolafinta' is not in lemmas.tsv"),
+    ("hypolemmas.tsv", "999999\tfintato\tadjective\tfingere", "'fingere' is not in lemmas.tsv"),
+    ("lemmas.tsv", "800001\tparolafinta\tnoun\t\t\t\t", "id 800001 is already at"),
+    ("lemmas.tsv", "899999\tparolafinta\tnome\t\t\t\t", "pos 'nome' is not one of"),
+    ("lemmas.tsv", "899999\tparolafare\tverb\t\tc 1\t\t", "is not a valid IRI"),
+    ("parmigiano_glossary.tsv", "999\tparolafinta\tcà", "'parolafinta' is not in lemmas.tsv"),
+    ("siciliano_glossary.tsv", "1\tcasa\tparolafinta", "'parolafinta' is not in siciliano_lemmas.tsv"),
+    ("siciliano_glossary.tsv", "1\tcane\tcani", "one entry number per Italian lemma"),
+    ("parmigiano_lemmas.tsv", "889999\tparolafinta\t\tnoun\t\t", "is in no row of parmigiano_glossary.tsv"),
+    ("complit_words.tsv", "parolafinta\tnoun\tyes", "'parolafinta:noun' is not in lemmas.tsv"),
+    ("complit_words.tsv", "bracchetto\tnoun\tno", "'bracchetto' has no sense"),
+    ("complit_senses.tsv", "99999\tparolafinta\tUna definizione.\t", "not in complit_words.tsv"),
+    ("complit_relations.tsv", "cane\tlexinfo:hypernym\tparolafinta", "not in complit_words.tsv"),
+    ("complit_relations.tsv", "cane\tlexinfo:hypernym\tcane#9", "'cane#9': 'cane' has 2 sense(s)"),
+    ("complit_relations.tsv", "cane\tlexinfo:hyperonym\tgatto", "relation 'lexinfo:hyperonym' is not one of"),
+    ("morphology.tsv", "parolafinta\tsg\tparolafinta\t\t\t\tsingular\t", "'parolafinta' is not in lemmas.tsv"),
+    ("morphology.tsv", "casa\tdu\tcase\t\t\t\tdual\t", "lexinfo:dual has no label"),
+])
+def test_bad_row_names_file_and_line(tmp_path, table, line, problem):
+    source, number = _broken_source(tmp_path, table, line)
+    with pytest.raises(DataError) as err:
+        sample_build.SampleBuilder(source).build()
+    message = str(err.value)
+    assert f"{table}:{number}: " in message and problem in message, message
+    assert "\n" not in message
+
+
+def test_bad_header_names_the_columns(tmp_path):
+    source, _ = _broken_source(tmp_path, "sentix.tsv", "")
+    path = source / "sentix.tsv"
+    path.write_text("parola\tvalore\n" + path.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    with pytest.raises(DataError, match=r"sentix\.tsv:1: the header must be .*word polarity_value"):
+        sample_build.SampleBuilder(source).build()
+
+
+def test_command_line_error_is_one_line(tmp_path):
+    source, number = _broken_source(tmp_path, "sentix.tsv", "parolafinta\t0.5")
+    out = tmp_path / "out.trig"
+    done = subprocess.run([sys.executable, "-m", "nl2sparql.data.sample.build", "--source", str(source),
+                           "--output", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
+    assert f"sentix.tsv:{number}: 'parolafinta' is not in lemmas.tsv" in done.stderr
+    assert not out.exists()

@@ -23,6 +23,7 @@ from ..errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
 from ._ask import ask
+from ._ontology import ontology_catalog, ontology_prompt, ontology_term, search_ontology
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, validate
 from ._rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
@@ -31,11 +32,13 @@ from ._translation import (MODES, analyze, evaluate, llm_config, resolve_pool, r
                            translate)
 from .kbs import KBChoice, as_choice, close_all
 from .types import (Analysis, AskResult, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
-                    Result, RetrievalResult, Rows, ScoreResult, TranslationResult, ValidationResult)
+                    OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult,
+                    ValidationResult)
 
 __all__ = [
     # functions
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
+    "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
     "kb_info", "load_store", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",
     "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse", "ask",
@@ -43,7 +46,8 @@ __all__ = [
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results
     "Result", "Rows", "Issue", "ValidationResult", "FixResult", "Analysis", "Example", "RetrievalResult",
-    "TranslationResult", "AskResult", "KBInfo", "LoadResult", "GenerationResult", "ExportResult", "ScoreResult",
+    "TranslationResult", "OntologySearchResult", "AskResult", "KBInfo", "LoadResult", "GenerationResult",
+    "ExportResult", "ScoreResult",
     # errors
     "Nl2SparqlError", "ConfigError", "DataError", "QueryError",
 ]

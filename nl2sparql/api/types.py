@@ -184,6 +184,19 @@ class TranslationResult(Result):
 
 
 @dataclass
+class OntologySearchResult(Result):
+    """Ontology terms matching a description, best first, and what produced the ranking."""
+
+    query: str
+    hits: list[dict]
+    detected_patterns: dict[str, float] = field(default_factory=dict)
+    named_words_ignored: list[str] = field(default_factory=list)
+    weights: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    kb: Optional[str] = None
+
+
+@dataclass
 class KBInfo(Result):
     """What a knowledge base holds: graphs with triple, class and property counts."""
 

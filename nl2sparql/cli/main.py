@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import evaluate_cmd, mcp_cmd
+from . import evaluate_cmd, mcp_cmd, ontology_cmd
 from .retrieve_cmd import retrieve
 from .translate_cmd import translate, validate
 
@@ -19,4 +19,5 @@ app.command("retrieve")(retrieve)
 app.command("evaluate")(evaluate_cmd.evaluate)
 app.command("translate")(translate)
 app.command("validate")(validate)
+app.add_typer(ontology_cmd.app, name="ontology")
 app.add_typer(mcp_cmd.app, name="mcp")

@@ -1,0 +1,76 @@
+"""Pieces shared by the accuracy benchmarks (``heldout_eval.py``, ``reference_eval.py``).
+
+* :class:`MemoKB`: a KB wrapper that executes each distinct query once. The scorer runs the
+  gold again for every prediction, and the persona variants of one question often translate
+  to the same query.
+* :func:`accuracy_line` / :func:`miss_line`: one printed line per group of
+  :class:`~nl2sparql.score.ItemScore` objects.
+* :func:`load_translator`: the offline :class:`~nl2sparql.translate.translator.Translator`
+  with its load time.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from typing import Iterable, Optional, Sequence
+
+from nl2sparql.score import ERROR_CLASSES, ItemScore
+
+
+class MemoKB:
+    """Executes each distinct (query, timeout, row cap) once; errors are remembered too."""
+
+    def __init__(self, kb):
+        self.kb = kb
+        self._memo: dict[tuple, tuple[bool, object]] = {}
+
+    def execute(self, query: str, *, timeout: float | None = None, max_rows: int | None = None):
+        """The wrapped KB's answer (or exception) for ``query``, computed at most once."""
+        key = (query, timeout, max_rows)
+        if key not in self._memo:
+            try:
+                self._memo[key] = (True, self.kb.execute(query, timeout=timeout, max_rows=max_rows))
+            except Exception as exc:  # noqa: BLE001 - replayed to the scorer, which classifies it
+                self._memo[key] = (False, exc)
+        ok, value = self._memo[key]
+        if not ok:
+            raise value  # type: ignore[misc]
+        return value
+
+
+def accuracy_line(label: str, scores: Sequence[ItemScore], width: int = 28) -> str:
+    """``label  n=…  strict …%  relaxed …%`` for a group of scores."""
+    n = len(scores)
+    if not n:
+        return f"{label:<{width}} n=   0"
+    strict = sum(s.strict for s in scores)
+    relaxed = sum(s.relaxed for s in scores)
+    return (f"{label:<{width}} n={n:4d}  strict {strict:3d} = {100 * strict / n:5.1f}%"
+            f"  relaxed {relaxed:3d} = {100 * relaxed / n:5.1f}%")
+
+
+def miss_line(errors: Iterable[Optional[str]]) -> str:
+    """Counts of the misses' error classes (``None`` = no miss), in the scorer's report order."""
+    errors = Counter(e for e in errors if e)
+    return ", ".join(f"{k} {errors[k]}" for k in ERROR_CLASSES if errors.get(k)) or "none"
+
+
+def percentile_ms(samples: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of durations in seconds, in milliseconds."""
+    ordered = sorted(samples)
+    if not ordered:
+        return 0.0
+    if q == 0.5:
+        return statistics.median(ordered) * 1000
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def load_translator(**kw):
+    """The offline translator over the shipped pools, and the seconds it took to start."""
+    from nl2sparql.translate.translator import Translator
+
+    start = time.perf_counter()
+    translator = Translator(**kw)
+    return translator, time.perf_counter() - start

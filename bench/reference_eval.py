@@ -1,0 +1,180 @@
+"""The open benchmark of issue 14: the reference project's curated questions, scored on the mirror.
+
+The examples are read at run time from ``../shared/reference/nl2sparql_examples.json``. Nothing
+from that file or from the mirror is written into the repository: the script prints aggregate
+figures, and the optional per-item file under ``bench/out/`` (ignored by git) holds only ids and
+verdicts. An example is kept when its gold query has no ``LIMIT`` anywhere and returns at least
+one row on the mirror store. The gold is scored as the project's scorer reads it, so Virtuoso/ARQ
+syntax runs in its standard form, within ``--timeout``. Its ``nl`` and each persona variant
+(``nl_variants``: generic, linguist, linked_data_expert, pedagogical) are translated by the
+offline :class:`~nl2sparql.translate.translator.Translator` over the shipped pools. Each
+translation runs on the mirror and is scored against the gold by :class:`~nl2sparql.score.Scorer`.
+The report gives strict and relaxed accuracy per persona, the misses' error classes, and strict
+accuracy per reference pattern label.
+
+Usage::
+
+    .venv/bin/python bench/reference_eval.py                         # store: cache/bench-mirror-store or cache/test-mirror-store-*
+    .venv/bin/python bench/reference_eval.py --store DIR --timeout 20
+    .venv/bin/python bench/reference_eval.py --limit 20              # the first 20 kept examples only (a quick look)
+
+Build a store once with ``nl2sparql-gen kb load ../shared/liita/mirror/*.nq.gz --store DIR``, or
+let the script build ``cache/bench-mirror-store`` (about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+OUT = REPO / "bench" / "out"
+REFERENCE = REPO.parent / "shared" / "reference" / "nl2sparql_examples.json"
+PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
+
+from accuracy_tools import MemoKB, accuracy_line, load_translator, miss_line  # noqa: E402
+from translate import find_store  # noqa: E402  (bench/translate.py: the mirror store, built if missing)
+from nl2sparql.errors import Nl2SparqlError  # noqa: E402
+from nl2sparql.fileio import atomic_write_text  # noqa: E402
+from nl2sparql.kb import open_kb  # noqa: E402
+from nl2sparql.score import MatchOptions, Scorer  # noqa: E402
+from nl2sparql.score.data import PATTERN_THRESHOLD  # noqa: E402
+from nl2sparql.sparql.lexer import tokenize  # noqa: E402
+
+
+def has_limit(sparql: str) -> bool:
+    """True when the query has a LIMIT anywhere (sub-selects included): its answer is not fixed."""
+    return any(t.kind == "word" and t.upper == "LIMIT" for t in tokenize(sparql))
+
+
+def load_reference(path: Path) -> list[dict]:
+    """The reference examples (one clear line when the file is missing or not a JSON list)."""
+    if not path.is_file():
+        sys.exit(f"reference_eval: {path} not found (it lives in ../shared next to the repository)")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        sys.exit(f"reference_eval: {path} is not valid JSON ({exc.msg} at line {exc.lineno})")
+    if not isinstance(data, list):
+        sys.exit(f"reference_eval: {path} must hold a JSON list of examples")
+    return data
+
+
+def select(examples: list[dict], scorer: Scorer) -> tuple[list[dict], dict]:
+    """The examples whose gold has no LIMIT and returns rows; counts of why the others were left out."""
+    kept, dropped = [], defaultdict(int)
+    for ex in examples:
+        gold = ex.get("sparql") or ""
+        if not gold.strip():
+            dropped["no gold"] += 1
+        elif has_limit(gold):
+            dropped["LIMIT"] += 1
+        else:
+            check = scorer.score(gold, gold, str(ex.get("id")))  # the gold against itself: runs it once
+            if check.error == "gold_error":
+                dropped["gold fails (" + check.detail.split("(", 1)[-1].split(")", 1)[0] + ")"] += 1
+            elif check.gold_rows is None:
+                dropped["ASK"] += 1
+            elif check.gold_rows == 0:
+                dropped["no rows"] += 1
+            else:
+                kept.append(ex)
+    return kept, dict(dropped)
+
+
+def texts(ex: dict) -> list[tuple[str, str]]:
+    """``(persona, question)``: ``nl`` first, then every persona variant present."""
+    variants = ex.get("nl_variants") if isinstance(ex.get("nl_variants"), dict) else {}
+    out = [("nl", str(ex.get("nl") or ""))]
+    out += [(p, str(variants[p])) for p in PERSONAS if variants.get(p)]
+    return [(p, t) for p, t in out if t.strip()]
+
+
+def run(args) -> None:
+    """Select, translate, score and print."""
+    examples = load_reference(args.reference)
+    store = find_store(args.store)
+    kb = open_kb(store=store, timeout=args.timeout)
+    memo = MemoKB(kb)
+    scorer = Scorer(memo, timeout=args.timeout)
+    relaxed_scorer = Scorer(memo, MatchOptions().relaxed(), timeout=args.timeout)
+    start = time.perf_counter()
+    kept, dropped = select(examples, scorer)
+    select_s = time.perf_counter() - start
+    evaluated = kept[:args.limit] if args.limit else kept
+    translator, load_s = load_translator()
+    by_persona, by_pattern, by_source = defaultdict(list), defaultdict(list), defaultdict(list)
+    relaxed_errors, items = defaultdict(list), []
+    same_as_nl = 0
+    start = time.perf_counter()
+    for ex in evaluated:
+        labels = [k for k, w in (ex.get("patterns") or {}).items() if float(w) >= PATTERN_THRESHOLD]
+        asked = texts(ex)
+        same_as_nl += sum(1 for p, t in asked if p == "generic" and t == asked[0][1])
+        for persona, question in asked:
+            try:
+                result = translator.translate(question)
+                sparql, source = result.sparql, result.source
+            except Nl2SparqlError:
+                sparql, source = "", "error"
+            score = scorer.score(ex["sparql"], sparql or None, str(ex.get("id")))
+            by_persona[persona].append(score)
+            by_source[source].append(score)
+            if persona == "nl":
+                for label in labels:
+                    by_pattern[label].append(score)
+            relaxed_error = None
+            if not score.relaxed:
+                relaxed_error = relaxed_scorer.score(ex["sparql"], sparql or None, str(ex.get("id"))).error
+            relaxed_errors[persona].append(relaxed_error)
+            items.append({"id": ex.get("id"), "persona": persona, "source": source, "strict": score.strict,
+                          "relaxed": score.relaxed, "error": score.error, "relaxed_error": relaxed_error})
+    run_s = time.perf_counter() - start
+    print(f"# bench/reference_eval.py: {len(examples)} reference examples, store {store}, timeout {args.timeout:g} s; "
+          f"Python {platform.python_version()}")
+    print(f"kept {len(kept)} (gold without LIMIT, rows on the mirror), evaluated {len(evaluated)}; left out: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(dropped.items())) + f"; selection {select_s:.1f} s")
+    print(f"translator start {load_s:.1f} s; translate + score {run_s:.1f} s; "
+          f"'generic' identical to 'nl' in {same_as_nl} of {len(evaluated)} examples")
+    for persona in ("nl", *PERSONAS):
+        scores = by_persona.get(persona, [])
+        print(accuracy_line(persona, scores, 20))
+        print(f"{'':20}   strict misses: {miss_line(s.error for s in scores)}")
+        print(f"{'':20}   relaxed misses: {miss_line(relaxed_errors[persona])}")
+    every = [s for scores in by_persona.values() for s in scores]
+    print(accuracy_line("all texts", every, 20))
+    print("by translation source (all texts):")
+    for source in sorted(by_source):
+        print(accuracy_line(f"  {source}", by_source[source], 20))
+    print(f"by reference pattern label (weight >= {PATTERN_THRESHOLD}; 'nl' only):")
+    for label in sorted(by_pattern):
+        print(accuracy_line(f"  {label}", by_pattern[label], 24))
+    if args.json:
+        atomic_write_text(args.json, json.dumps({"kept": len(kept), "evaluated": len(evaluated), "items": items}, indent=1) + "\n")
+        print(f"per-item verdicts (ids only): {args.json}")
+
+
+def main() -> None:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reference", type=Path, default=REFERENCE)
+    parser.add_argument("--store", type=Path, help="on-disk mirror store (default: found or built in cache/)")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per query (default 20)")
+    parser.add_argument("--limit", type=int, default=0, help="score only the first N kept examples")
+    parser.add_argument("--json", type=Path, default=OUT / "reference_eval.json",
+                        help="per-item verdicts, ids only (default bench/out/reference_eval.json)")
+    args = parser.parse_args()
+    try:
+        run(args)
+    except Nl2SparqlError as exc:
+        sys.exit(f"reference_eval: {exc}")
+
+
+if __name__ == "__main__":
+    main()
