@@ -12,7 +12,15 @@ from ..api.types import KBInfo, ScoreResult
 from .config import ServerConfig
 from .fields import (MAX_GENERATE, MAX_SCORE_ITEMS, GeneratedExamples, GoldPair, Patterns, Prediction,
                      Question)
-from .tools import READ_ONLY, optional_api
+from .tools import READ_ONLY
+
+
+def optional_api(name: str, what: str):
+    """``api.<name>``, or a one-line error when this build does not have it yet."""
+    func = getattr(api, name, None)
+    if func is None:
+        raise api.ConfigError(f"{what} is not available in this build")
+    return func
 
 
 def register(server, config: ServerConfig) -> None:

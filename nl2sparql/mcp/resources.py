@@ -1,7 +1,6 @@
 """The MCP resources: read-only JSON documents a client host loads as context.
 
-* ``liita://ontology/catalog``: the ontology catalogue (an explanation and no
-  entries when this build has none);
+* ``liita://ontology/catalog``: the ontology catalogue;
 * ``liita://constraints/base``: the base rules and the exact prefixes;
 * ``liita://config``: the server's effective configuration, without secrets;
 * ``liita://patterns``: the pattern catalogue with one example per pattern;
@@ -38,11 +37,7 @@ def register(server, config: ServerConfig) -> None:
     def ontology_catalog() -> dict:
         """Every ontology class and property LiITA queries use: IRI, labels, meaning, domain and range,
         where it lives (LiITA or CompL-it) and a usage query."""
-        catalog = getattr(api, "ontology_catalog", None)
-        if catalog is None:
-            return {"available": False, "message": "the ontology catalogue is not available in this build",
-                    "entries": []}
-        return catalog()
+        return api.ontology_catalog()
 
     @server.resource("liita://constraints/base", title="Base rules and prefixes", mime_type=JSON)
     @_clear_errors

@@ -7,25 +7,18 @@ message (see :mod:`.server`). No ``from __future__ import annotations`` here:
 the SDK reads the tools' annotations at run time, and they use the server's limits.
 """
 
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
 from .. import api
-from ..api.types import Analysis, FixResult, RetrievalResult, Rows, TranslationResult, ValidationResult
+from ..api.types import (Analysis, FixResult, OntologySearchResult, RetrievalResult, Rows, TranslationResult,
+                         ValidationResult)
 from .config import DEFAULT_ROWS, ServerConfig
 from .fields import MAX_QUESTION, Constraints, Patterns, Question, Sparql, TopK
 
 #: Tool behaviour hints: nothing the tools do changes the KB or the user's files.
 READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
-
-
-def optional_api(name: str, what: str):
-    """``api.<name>``, or a one-line error when this build does not have it yet."""
-    func = getattr(api, name, None)
-    if func is None:
-        raise api.ConfigError(f"{what} is not available in this build")
-    return func
 
 
 def register(server, config: ServerConfig) -> None:
@@ -84,11 +77,12 @@ def register(server, config: ServerConfig) -> None:
             "What the term means, in Italian or English, e.g. 'broader meaning', 'part of speech', "
             "'traduzione dialettale'."))],
         top_k: TopK = 5,
-    ) -> dict[str, Any]:
-        """Find ontology classes and properties (OntoLex, LexInfo, LiLa, ELITA, MARL, …) that match a
-        description: their IRIs, meaning, domain and range, where they live in LiITA, and a usage query."""
-        search = optional_api("search_ontology", "ontology search")
-        return search(query, k=top_k, kb=kb).to_dict()
+    ) -> OntologySearchResult:
+        """Find ontology classes and properties (OntoLex, LexInfo, LiLa, ELITA, MARL, CompL-it, …) that match
+        a description in Italian or English: their CURIE and IRI, meaning, domain and range, inverse, where
+        they live in LiITA (graph, inside SERVICE or not), notes such as the hypernym direction, how often
+        they occur in the KB, and a usage query."""
+        return api.search_ontology(query, k=top_k, kb=kb, embedder=config.embedder)
 
     @server.tool(title="Get the rules a LiITA query must keep", annotations=hints)
     def get_constraints(patterns: Patterns = []) -> Constraints:  # noqa: B006 - pydantic copies defaults
