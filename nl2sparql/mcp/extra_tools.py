@@ -3,7 +3,7 @@
 import tempfile
 import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import Field
 
@@ -33,12 +33,20 @@ def register(server, config: ServerConfig) -> None:
     profile_lock = threading.Lock()
 
     @server.tool(title="Translate with the agent (attempts trace)", annotations=hints)
-    def agent_translate(question: Question) -> dict[str, Any]:
-        """Translate a question with the nl2sparql agent: it drafts a query, validates and runs it, and
-        repairs it over several attempts. Returns the final SPARQL, its rows and the trace of every
-        attempt (what was tried, what went wrong, what changed)."""
+    def agent_translate(
+        question: Question,
+        mode: Annotated[Optional[Literal["offline", "llm"]], Field(
+            description="offline: no LLM; llm: the server's LLM reads, plans and writes. Default: the server's "
+                        f"({config.mode}).")] = None,
+        max_attempts: Annotated[int, Field(ge=1, le=5, description="Most queries the agent tries (1 to 5).")] = 3,
+    ) -> dict[str, Any]:
+        """Translate a question with the nl2sparql agent: it reads the question, drafts a query, runs and
+        checks it on the KB, and repairs it over several attempts. Returns the final SPARQL, its rows and
+        the trace of every attempt (what was tried, what went wrong, what changed)."""
         agent = optional_api("agent", "the agent")
-        return agent(question, kb=kb).to_dict()
+        chosen = mode or config.mode
+        return agent(question, mode=chosen, kb=kb, embedder=config.embedder, max_attempts=max_attempts,
+                     llm=config.llm_settings() if chosen == "llm" else None).to_dict()
 
     @server.tool(title="Generate validated question/SPARQL examples", annotations=hints)
     def generate_examples(
