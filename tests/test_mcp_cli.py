@@ -139,6 +139,23 @@ def test_effective_config_says_why_no_llm(monkeypatch, tmp_path):
     assert llm["configured"] is False and "NL2SPARQL_LLM_MODEL" in llm["reason"]
 
 
+def test_llm_mode_without_an_llm_is_one_line(monkeypatch, tmp_path):
+    from mcp import Client
+    from nl2sparql.mcp import build_server
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NL2SPARQL_LLM_MODEL", "NL2SPARQL_LLM_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+
+    async def call():
+        async with Client(build_server(ServerConfig())) as client:
+            return await client.call_tool("translate", {"question": "Quali verbi esprimono gioia?", "mode": "llm"})
+
+    with start_blocking_portal() as portal:
+        result = portal.call(call)
+    assert result.is_error and result.content[0].text.startswith("no LLM configured: set OPENAI_API_KEY")
+
+
 def _raised(exc: BaseException, wrapper: type[ToolError]) -> ToolError:
     try:
         try:

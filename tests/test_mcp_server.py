@@ -299,19 +299,26 @@ class _Recorder(BaseHTTPRequestHandler):
         pass
 
 
-def test_service_to_an_unlisted_host_is_refused_and_never_contacted(mcp):
+def test_service_to_an_unlisted_host_is_refused_and_never_contacted(mcp, llm_server):
+    """Written by the client or by the LLM, a SERVICE to an unlisted host never reaches it."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
+    handler = llm_server.handler
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/sparql"
         query = f"SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}"
         assert_tool_error(mcp.call("execute_sparql", sparql=query), "SERVICE")
         validated = mcp.call("validate_sparql", sparql=query)
         assert not validated.structured_content["ok"]
+        llm_server.handler = lambda request: f"```sparql\n{query}\n```"
+        translated = mcp.call("translate", question=QUESTION, mode="llm", execute=True)
+        assert not translated.is_error, text(translated)
+        assert url not in translated.structured_content["sparql"]  # fell back to the offline translation
         time.sleep(0.2)
         assert _Recorder.hits == []
     finally:
+        llm_server.handler = handler
         httpd.shutdown()
         httpd.server_close()
 
