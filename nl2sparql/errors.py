@@ -53,3 +53,9 @@ class EndpointError(QueryError):
 
 class DataError(Nl2SparqlError):
     """An input file is missing, unreadable or malformed."""
+
+
+class ResourceLimit(QueryError):
+    """A query ran past a resource cap other than time (the worker memory cap, the nesting depth)."""
+
+    kind = "resource"

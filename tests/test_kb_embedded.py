@@ -149,10 +149,14 @@ def test_service_join_with_the_liita_side(sample_kb):
     assert all(t.lang == "it" for t in table.column("d"))
 
 
-def test_service_text_inside_strings_and_comments_is_untouched(sample_kb):
+def test_service_text_inside_comments_is_untouched_and_inside_strings_refused(sample_kb):
     query = """# SERVICE <http://example.org/elsewhere> in a comment
-    SELECT ?x WHERE { BIND("SERVICE <http://example.org/elsewhere> { }" AS ?x) }"""
-    assert values(sample_kb.select(query)) == ["SERVICE <http://example.org/elsewhere> { }"]
+    SELECT ?x WHERE { BIND("a service" AS ?x) }"""
+    assert values(sample_kb.select(query)) == ["a service"]
+    # SERVICE-like text inside a string could be code to the engine if the lexer misread a
+    # token boundary before it: the check fails closed (tests/reliability/test_ssrf.py)
+    with pytest.raises(UnmappedService, match="may read as a SERVICE clause"):
+        sample_kb.select('SELECT ?x WHERE { BIND("SERVICE <http://example.org/elsewhere> { }" AS ?x) }')
 
 
 @pytest.mark.parametrize("service", ["SERVICE <http://example.org/sparql>", "SERVICE SILENT <https://liita.it/sparql>",

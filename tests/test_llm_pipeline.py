@@ -106,7 +106,7 @@ def test_full_run_with_llm_and_judge(tmp_path, fake_llm, clean_env):
 
     # the same run again: every answer comes from the response cache
     before = fake_llm.request_count
-    again = run_cli(tmp_path, env, "--llm", "--judge", "--llm-concurrency", "4", "--json")
+    again = run_cli(tmp_path, env, "--llm", "--judge", "--llm-concurrency", "4", "--json", "--force")
     assert again.exit_code == 0, again.output
     assert fake_llm.request_count == before
     summary = json.loads(again.stdout)

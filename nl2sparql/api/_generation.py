@@ -26,7 +26,8 @@ def _patterns(patterns: Sequence[str] | str | None) -> list[str] | None:
 
 
 def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str | None = None,
-             out: str | Path = "pool.jsonl", resume: bool = False, kb: KBLike = None, timeout: float = 10.0,
+             out: str | Path = "pool.jsonl", resume: bool = False, force: bool = False, kb: KBLike = None,
+             timeout: float = 10.0,
              threads: int = 1, oversample: float = 2.0, max_scan: int = 2000, cache_dir: str | Path | None = None,
              use_llm: bool = False, judge: bool = False, round_trip: bool = False, llm=None, llm_candidates: int = 3,
              progress: StepProgress | None = None) -> GenerationResult:
@@ -34,7 +35,8 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
 
     The same ``seed`` and KB give the same pool. ``patterns`` limits the
     composition to these labels. ``resume`` continues an interrupted run with
-    the same settings. ``use_llm`` also lets an LLM write queries and their
+    the same settings; an existing ``out`` is refused unless ``force`` (or the
+    resumed run wrote it), and two runs never write one ``out`` at once. ``use_llm`` also lets an LLM write queries and their
     questions, ``judge`` keeps only pairs an LLM judge accepts, ``round_trip``
     translates each question back (``llm``: an :class:`~nl2sparql.llm.LLMConfig`,
     else the environment and config file). Step files and the manifest go to
@@ -70,16 +72,16 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
             if extra:
                 from ..pipelines.llm_steps import build_pipeline, record_llm
                 pipeline = build_pipeline(config, store, client, progress=factory)
-                manifest = record_llm(pipeline, pipeline.run(resume=resume), client)
+                manifest = record_llm(pipeline, pipeline.run(resume=resume, force=force), client)
             else:
-                manifest = GenerationPipeline(config, store, progress=factory).run(resume=resume)
+                manifest = GenerationPipeline(config, store, progress=factory).run(resume=resume, force=force)
     finally:
         if client is not None:
             client.close()
     items, _ = read_pool(Path(out))
     filt = next((s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter"), {})
     return GenerationResult(
-        out=str(out), kept=len(items), target=target, rejected=dict(manifest["rejected"]),
+        out=str(out), kept=len(items), target=config.target, rejected=dict(manifest["rejected"]),
         executed=filt.get("rows_in", 0) - filt.get("not_run", 0), seconds=round(time.perf_counter() - start, 2),
         stats=pool_stats(items), manifest=str(cache / f"{config.prefix}_manifest.json"),
         llm=manifest["llm"]["usage"] if client is not None else None)
@@ -93,21 +95,21 @@ def _factory(progress: StepProgress | None):
 
 def pool_stats(pool: str | Path) -> dict:
     """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name)."""
-    from ..fileio import read_pool
     from ..pipelines.report import pool_stats as stats
+    from ..pipelines.storage import read_pool
     from ._translation import resolve_pool
 
-    items, _ = read_pool(resolve_pool(pool))
-    return stats(items)
+    return stats(read_pool(resolve_pool(pool)))
 
 
 def export_pool(pool: str | Path, out: str | Path, *, fmt: str = "openai", lang: str = "both",
                 variants: bool = False, split: str | None = None) -> ExportResult:
     """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format)."""
-    from ..fileio import read_pool
     from ..pipelines.export import export_pool as export
+    from ..pipelines.storage import read_pool
     from ._translation import resolve_pool
 
-    items, _ = read_pool(resolve_pool(pool))
-    n = export(items, Path(out), fmt, lang=lang, variants=variants, split=split)
+    source = resolve_pool(pool)
+    items = read_pool(source)
+    n = export(items, Path(out), fmt, lang=lang, variants=variants, split=split, source=source)
     return ExportResult(str(out), fmt, n)

@@ -71,7 +71,7 @@ def _llm_client(llm):
 def translate(question: str, *, mode: str = "offline", execute: bool = False, kb: KBLike = None,
               pools: PoolsLike = None, k: int = 5, embedder: str | None = None, llm=None, rounds: int = 2,
               timeout: float | None = None, max_rows: int | None = None,
-              progress: Progress | None = None) -> TranslationResult:
+              progress: Progress | None = None, notify: Callable[[str], None] | None = None) -> TranslationResult:
     """Translate an Italian or English question into LiITA SPARQL.
 
     ``mode="offline"`` (default) composes the query from the pattern catalogue
@@ -79,7 +79,9 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
     :class:`~nl2sparql.llm.LLMConfig`, else the environment and config file)
     with validation and ``rounds`` repair rounds, falling back to offline.
     ``pools`` are the example pools for retrieval (default: the shipped ones).
-    With ``execute`` the rows are attached (``rows``).
+    With ``execute`` the rows are attached (``rows``). ``progress(done, total)``
+    follows the first embedding of a pool; ``notify(line)`` receives the LLM
+    path's progress lines (rounds, retries).
     """
     from ..translate.translator import Translator
 
@@ -90,6 +92,8 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
         raise ConfigError("k (examples to retrieve) must be at least 1")
     paths = resolve_pools(pools)
     client = _llm_client(llm) if mode == "llm" else None
+    if client is not None and notify is not None:
+        client.notify = notify
     try:
         if execute or mode == "llm":
             with using_kb(kb) as store:

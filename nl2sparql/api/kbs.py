@@ -38,7 +38,9 @@ class KBChoice:
     ``store`` (an on-disk Oxigraph store directory) and ``endpoint`` (a SPARQL
     endpoint URL) exclude each other; with neither, the embedded sample.
     ``timeout`` (seconds) and ``max_rows`` are the defaults for each query;
-    ``workers`` is how many queries an embedded store runs in parallel.
+    ``workers`` is how many queries an embedded store runs in parallel;
+    ``services`` are service-map entries (``IRI=graph`` or ``IRI=URL``) added to
+    the KB's own (else ``NL2SPARQL_SERVICES``): a SERVICE to any other target is refused.
     """
 
     store: str | None = None
@@ -46,6 +48,7 @@ class KBChoice:
     timeout: float | None = None
     max_rows: int | None = None
     workers: int = 1
+    services: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.store and self.endpoint:
@@ -71,7 +74,7 @@ class KBChoice:
     def to_dict(self) -> dict:
         """JSON-ready view (for configuration resources)."""
         return {"kb": self.label, "store": self.store, "endpoint": self.endpoint, "timeout": self.timeout,
-                "max_rows": self.max_rows, "workers": self.workers}
+                "max_rows": self.max_rows, "workers": self.workers, "services": list(self.services)}
 
 
 KBLike = Union[None, str, Path, KBChoice, KnowledgeBase]
@@ -100,11 +103,12 @@ def as_choice(kb: KBLike) -> KBChoice:
 
 def shared_kb(choice: KBChoice) -> KnowledgeBase:
     """The process-wide open KB for ``choice`` (opened on first use, closed at exit)."""
-    key = (choice.store and str(Path(choice.store).resolve()), choice.endpoint, choice.workers)
+    key = (choice.store and str(Path(choice.store).resolve()), choice.endpoint, choice.workers, choice.services)
     with _LOCK:
         kb = _OPEN.get(key)
         if kb is None:
-            kb = open_kb(store=choice.store, endpoint=choice.endpoint, workers=choice.workers)
+            kb = open_kb(store=choice.store, endpoint=choice.endpoint, workers=choice.workers,
+                         services=list(choice.services) or None, use_env=False)
             _OPEN[key] = kb
         return kb
 

@@ -11,7 +11,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Callable, List, Optional
 
 import typer
 from rich.console import Console
@@ -28,6 +28,9 @@ EndpointOpt = Annotated[Optional[str], typer.Option(
     "--endpoint", envvar="NL2SPARQL_ENDPOINT", help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.",
     show_default=False)]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time budget in seconds.")]
+ServiceOpt = Annotated[Optional[List[str]], typer.Option(
+    "--service", help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL "
+    "instead); repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 LLMModelOpt = Annotated[Optional[str], typer.Option(
     "--llm-model", help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
@@ -39,11 +42,11 @@ LLMConfigOpt = Annotated[Optional[Path], typer.Option(
 
 
 def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,
-              max_rows: int | None = None, workers: int = 1):
-    """The :class:`~nl2sparql.api.KBChoice` of ``--store`` / ``--endpoint`` (the embedded sample with neither)."""
+              max_rows: int | None = None, workers: int = 1, services: Optional[List[str]] = None):
+    """The :class:`~nl2sparql.api.KBChoice` of ``--store`` / ``--endpoint`` / ``--service`` (the sample with neither)."""
     from ..api import KBChoice
     return KBChoice(store=str(store) if store else None, endpoint=endpoint, timeout=timeout,
-                    max_rows=max_rows, workers=workers)
+                    max_rows=max_rows, workers=workers, services=tuple(services or ()))
 
 
 def fail(message: str, code: int = 2) -> "typer.Exit":

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import DataError
-from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, friendly, kb_choice, print_json
+from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, friendly, kb_choice, print_json
 
 app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sample by default).",
                   no_args_is_help=True)
@@ -18,15 +18,17 @@ app = typer.Typer(help="Inspect, build and query the knowledge base (embedded sa
 
 @app.command("info")
 @friendly
-def info(store: StoreOpt = None, endpoint: EndpointOpt = None, timeout: TimeoutOpt = 120.0,
-         json_output: JsonOpt = False,
+def info(store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
+         timeout: TimeoutOpt = 120.0, json_output: JsonOpt = False,
          top: Annotated[int, typer.Option(help="Classes and properties to list per graph.")] = 15) -> None:
     """Graphs, triple counts, classes and properties (with counts) of the KB."""
     from .. import api
+    from ..kb.base import check_count
     from ..namespaces import compact
 
+    check_count(top, "--top", 1, 100_000)
     with console.status("profiling the knowledge base…", spinner="dots"):
-        info = api.kb_info(kb=kb_choice(store, endpoint, timeout), timeout=timeout)
+        info = api.kb_info(kb=kb_choice(store, endpoint, timeout, services=service), timeout=timeout)
     if json_output:
         print_json(info.to_dict())
         return
@@ -74,7 +76,10 @@ def read_query_argument(query: str) -> str:
         path = Path(query[1:])
         if not path.is_file():
             raise DataError(f"{path}: no such query file")
-        return path.read_text(encoding="utf-8")
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: not UTF-8 text (save the query as UTF-8)") from None
     return query
 
 
@@ -96,6 +101,7 @@ def print_table(rows, limit: int = 50) -> None:
 @friendly
 def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or - for stdin.")],
           store: StoreOpt = None, endpoint: EndpointOpt = None, timeout: TimeoutOpt = 20.0,
+          service: ServiceOpt = None,
           max_rows: Annotated[int, typer.Option(help="Row cap.")] = 10_000,
           json_output: JsonOpt = False,
           csv_output: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False) -> None:
@@ -103,7 +109,7 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
     from .. import api
 
     text = read_query_argument(query)
-    rows = api.execute(text, kb=kb_choice(store, endpoint, timeout, max_rows))
+    rows = api.execute(text, kb=kb_choice(store, endpoint, timeout, max_rows, services=service))
     if json_output:
         print_json(rows.to_sparql_json())
     elif csv_output:

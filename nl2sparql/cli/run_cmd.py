@@ -9,19 +9,20 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import EndpointOpt, JsonOpt, StoreOpt, console, friendly, kb_choice, print_json
+from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, friendly, kb_choice, print_json
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
 
 @friendly
-def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool.")] = 300,
+def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool.")] = 300,
         seed: Annotated[int, typer.Option(help="Random seed: same seed and KB → identical pool.")] = 0,
         patterns: Annotated[Optional[List[str]], typer.Option(
             "--patterns", help="Only compose these pattern labels (repeat or comma-separate).")] = None,
         out: Annotated[Path, typer.Option(help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
         resume: Annotated[bool, typer.Option(help="Resume an interrupted run with the same settings.")] = False,
-        store: StoreOpt = None, endpoint: EndpointOpt = None,
+        force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+        store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
         timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
         threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
@@ -65,8 +66,9 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
                 tasks[step] = progress.add_task(step, total=None)
             progress.update(tasks[step], completed=done, total=total)
 
-        result = api.generate(target, seed=seed, patterns=patterns, out=out, resume=resume,
-                              kb=kb_choice(store, endpoint, timeout, workers=threads), timeout=timeout,
+        result = api.generate(target, seed=seed, patterns=patterns, out=out, resume=resume, force=force,
+                              kb=kb_choice(store, endpoint, timeout, workers=threads, services=service),
+                              timeout=timeout,
                               threads=threads, oversample=oversample, max_scan=max_scan, cache_dir=cache_dir,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
                               llm_candidates=llm_candidates, progress=update)
@@ -78,8 +80,8 @@ def run(target: Annotated[int, typer.Option(help="Examples to keep in the pool."
         rejected.add_row(reason, str(n))
     console.print(rejected)
     render_stats(result.stats, console, title=str(out))
-    note = "" if result.kept >= target else \
-        f" [yellow](fewer than the {target} asked: the KB ran out of distinct examples)[/]"
+    note = "" if result.kept >= result.target else \
+        f" [yellow](fewer than the {result.target} asked: the KB ran out of distinct examples)[/]"
     console.print(f"kept [bold]{result.kept}[/] examples in {result.seconds} s → {out}{note}")
     console.print(f"[dim]the execution filter ran {result.executed} candidates (it stops once enough have passed); "
                   f"manifest: {result.manifest}[/]")

@@ -17,7 +17,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from ..errors import DataError
-from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 
 MAX_ROWS_SHOWN = 50
 
@@ -40,7 +41,10 @@ def translate(
         show_default=False)] = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
-    timeout: TimeoutOpt = 20.0,
+    service: ServiceOpt = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        "--timeout", help="Per-query time budget in seconds [default: 20]; with --llm also each LLM request's, "
+                          "and (rounds + 1) × it bounds the whole LLM translation.", show_default=False)] = None,
 ) -> None:
     """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds)."""
     from .. import api
@@ -48,10 +52,12 @@ def translate(
 
     if offline and llm:
         raise DataError("choose one of --offline and --llm")
+    settings = api.llm_config(timeout=timeout) if llm else None
     with EmbeddingProgress() as progress:
         result = api.translate(question, mode="llm" if llm else "offline", execute=execute,
-                               kb=kb_choice(store, endpoint, timeout), pools=pool, k=k, embedder=embedder,
-                               rounds=rounds, progress=progress)
+                               kb=kb_choice(store, endpoint, 20.0 if timeout is None else timeout, services=service),
+                               pools=pool, k=k, embedder=embedder, llm=settings, rounds=rounds, progress=progress,
+                               notify=lambda line: err_console.print(f"[dim]{escape(line)}[/]", highlight=False))
     if json_out:
         print_json(result.to_dict())
         return
@@ -111,13 +117,14 @@ def validate(
     json_out: JsonOpt = False,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: TimeoutOpt = 20.0,
 ) -> None:
     """Check a SPARQL query against the LiITA rules (syntax, prefixes, SERVICE, entries, strings, execution)."""
     from .. import api
 
     query = _read_query(query_file)
-    kb = kb_choice(store, endpoint, timeout)
+    kb = kb_choice(store, endpoint, timeout, services=service)
     if fix:
         repaired = api.fix(query, kb=kb, execute=execute)
         issues, fixed, fixes = repaired.issues_before, repaired.fixed, repaired.fixes

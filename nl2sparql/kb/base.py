@@ -10,26 +10,61 @@ budget and a row cap.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import math
 from dataclasses import dataclass
 
-from ..errors import QueryError, UpdateRefused
+from ..errors import ConfigError, QueryError, UpdateRefused
 from ..sparql.lexer import query_form
+from ..sparql.syntax import check_nesting
 from .results import ResultTable
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_ROWS = 10_000
+#: The longest time budget accepted for one query (a day); larger values are typos.
+MAX_TIMEOUT = 86_400.0
+#: The largest row cap accepted.
+MAX_ROWS = 10_000_000
+
+
+def check_timeout(value, what: str = "--timeout") -> float:
+    """``value`` as seconds when it is a finite number in (0, :data:`MAX_TIMEOUT`]; :class:`ConfigError` otherwise."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{what} must be a number of seconds, got {value!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT:
+        raise ConfigError(f"{what} must be more than 0 and at most {MAX_TIMEOUT:g} seconds, got {value!r}")
+    return seconds
+
+
+def check_count(value, what: str, low: int = 1, high: int = MAX_ROWS) -> int:
+    """``value`` as an int in [low, high]; :class:`ConfigError` naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+            or (isinstance(value, float) and not value.is_integer()):
+        raise ConfigError(f"{what} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{what} must be between {low:,} and {high:,}, got {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-query time budget (seconds) and row cap."""
+    """Per-query time budget (seconds) and row cap, checked when made."""
 
     timeout: float = DEFAULT_TIMEOUT
     max_rows: int = DEFAULT_MAX_ROWS
 
+    def __post_init__(self):
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        object.__setattr__(self, "max_rows", check_count(self.max_rows, "--max-rows"))
+
 
 def check_read_query(query: str, expected: str | None = None) -> str:
-    """Return the form of a read query; refuse updates and unknown or mismatched forms."""
+    """Return the form of a read query; refuse updates, unknown or mismatched forms and deep nesting."""
+    if not isinstance(query, str) or not query.strip():
+        from ..errors import QuerySyntaxError
+        raise QuerySyntaxError("the query is empty")
+    check_nesting(query)
     form = query_form(query)
     if form == "update":
         raise UpdateRefused("SPARQL Update is refused: the knowledge base is read-only "
@@ -61,8 +96,8 @@ class KnowledgeBase(ABC):
         """Run any read query; the result's ``form`` tells which kind it was."""
         form = check_read_query(query)
         return self._run(query, form,
-                         self.limits.timeout if timeout is None else timeout,
-                         self.limits.max_rows if max_rows is None else max_rows)
+                         self.limits.timeout if timeout is None else check_timeout(timeout),
+                         self.limits.max_rows if max_rows is None else check_count(max_rows, "--max-rows"))
 
     def select(self, query: str, **kw) -> ResultTable:
         """Run a SELECT query."""

@@ -20,7 +20,7 @@ from typing import Iterable
 
 import pyoxigraph as ox
 
-from ..errors import DataError, QuerySyntaxError
+from ..errors import DataError, QuerySyntaxError, UnmappedService
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
@@ -28,6 +28,7 @@ from ..sparql.syntax import relocate_error
 from .base import KnowledgeBase, Limits
 from .loader import check_files, load_files
 from .results import ResultTable
+from .services import ServiceMap
 from .workers import WorkerPool
 
 DEFAULT_SERVICES = {COMPLIT_SERVICE: COMPLIT_SERVICE}
@@ -56,11 +57,19 @@ class EmbeddedKB(KnowledgeBase):
 
     def __init__(self, store: ox.Store, *, path: Path | None = None,
                  services: dict[str, str] | None = None, limits: Limits | None = None,
-                 workers: int = 1, description: str = "embedded", union_materialised: bool = False):
+                 workers: int = 1, description: str = "embedded", union_materialised: bool = False,
+                 service_map: ServiceMap | None = None):
         super().__init__(limits)
         self.store = store
         self.path = path
         self.services = dict(DEFAULT_SERVICES if services is None else services)
+        #: Service IRIs the user mapped to another endpoint: refused here (no network from the store).
+        self.remote_services: dict[str, str] = {}
+        if service_map is not None:
+            for iri in service_map.endpoints:
+                self.services.pop(iri, None)
+            self.services.update(service_map.graphs)
+            self.remote_services = dict(service_map.endpoints)
         self.description = description
         service_graphs = set(self.services.values())
         self.data_graphs = sorted(g.value for g in store.named_graphs() if g.value not in service_graphs)
@@ -134,9 +143,27 @@ class EmbeddedKB(KnowledgeBase):
 
     # -- execution -------------------------------------------------------
     def prepare(self, query: str) -> str:
-        """The query as the store runs it: missing standard prefixes added, SERVICE mapped."""
+        """The query as the store runs it: missing standard prefixes added, comments dropped, SERVICE mapped."""
         query, _ = complete_prefixes(query)
-        return rewrite_services(query, self.services)
+        try:
+            return rewrite_services(query, self.services)
+        except UnmappedService:
+            if not self._needs_remote(query):
+                raise
+        raise UnmappedService(
+            "a SERVICE in the query is mapped to another endpoint ("
+            + ", ".join(f"{k}={v}" for k, v in sorted(self.remote_services.items()))
+            + "); only a remote KB (--endpoint) can call it: the embedded store makes no network calls")
+
+    def _needs_remote(self, query: str) -> bool:
+        """True when the query's services are all mapped once the user's endpoint entries count."""
+        if not self.remote_services:
+            return False
+        try:
+            rewrite_services(query, self.services, self.remote_services)
+        except UnmappedService:
+            return False
+        return True
 
     def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
         added = len(missing_prefixes(query))

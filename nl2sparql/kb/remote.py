@@ -1,8 +1,15 @@
 """A remote SPARQL endpoint (the live LiITA endpoint or any other) through SPARQLWrapper.
 
-Queries are checked locally first (read-only, parses), sent with a timeout,
-and retried with exponential backoff on 429 and 5xx answers and on dropped
-connections. An unreachable endpoint is one clear error line.
+Queries are checked locally first: read-only, nesting depth, parse (in the
+sandboxed parser: nothing is evaluated), and every SERVICE target through the
+service map (:mod:`.services`); comments are dropped, so the text sent is the
+text checked. The request says ``query=`` because our own parse says it is a
+read query (SPARQLWrapper's keyword regex would send a SELECT whose comment
+says "loaded" as ``update=``). Each try has the time budget; the whole call,
+retries and back-off included, ends by a deadline of (retries + 1) × budget,
+and a body trickling in past it is cut off. 429 and 5xx answers and dropped
+connections are retried with exponential backoff. An unreachable endpoint is
+one clear error line.
 """
 
 from __future__ import annotations
@@ -15,52 +22,79 @@ import urllib.error
 from typing import Callable
 
 import pyoxigraph as ox
-from SPARQLWrapper import JSON, POST, TURTLE, SPARQLWrapper
+from SPARQLWrapper import ASK, CONSTRUCT, DESCRIBE, JSON, POST, SELECT, TURTLE, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import (EndPointInternalError, EndPointNotFound,
                                             QueryBadFormed, SPARQLWrapperException, Unauthorized)
 
-from ..errors import EndpointError, QuerySyntaxError, QueryTimeout
-from ..sparql.rewrite import complete_prefixes
+from ..errors import EndpointError, QuerySyntaxError, QueryTimeout, ResourceLimit
+from ..sparql.rewrite import complete_prefixes, rewrite_services
 from ..sparql.syntax import check_syntax
 from .base import KnowledgeBase, Limits
 from .results import ResultTable
+from .services import REMOTE_DEFAULT, ServiceMap, check_endpoint_url
 from .workers import to_term
 
 USER_AGENT = "nl2sparql/0.1 (+LiITA NL->SPARQL toolkit)"
+#: SPARQLWrapper's query type for each form our own parse finds.
+_QUERY_TYPES = {"select": SELECT, "ask": ASK, "construct": CONSTRUCT, "describe": DESCRIBE}
+#: The largest answer body read (bigger answers are refused, not loaded).
+MAX_BODY = 256 << 20
+_CHUNK = 1 << 16
 
 
 class RemoteKB(KnowledgeBase):
-    """A SPARQL 1.1 endpoint reached over HTTP."""
+    """A SPARQL 1.1 endpoint reached over HTTP.
+
+    ``services`` (a :class:`~.services.ServiceMap`) extends the default map,
+    which passes ``SERVICE <CompL-it>`` through to the endpoint.
+    """
 
     def __init__(self, url: str, limits: Limits | None = None, retries: int = 3,
-                 backoff: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+                 backoff: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 services: ServiceMap | None = None):
         super().__init__(limits)
-        if not url.startswith(("http://", "https://")):
-            raise EndpointError(f"{url!r} is not an endpoint URL: use http(s)://host/path, "
-                                "e.g. https://liita.it/sparql")
-        self.url = url
+        self.url = check_endpoint_url(url)
         self.description = f"endpoint:{url}"
         self.retries = retries
         self.backoff = backoff
         self._sleep = sleep
+        self.services = (services or ServiceMap()).over(REMOTE_DEFAULT)
 
-    def _request(self, query: str, form: str, timeout: float):
+    def prepare(self, query: str) -> str:
+        """The text sent: missing standard prefixes added, comments dropped, SERVICE targets mapped."""
+        query, _ = complete_prefixes(query)
+        return rewrite_services(query, self.services.graphs, self.services.endpoints, where=self.url)
+
+    def _request(self, query: str, form: str, timeout: float, deadline: float) -> bytes:
         client = SPARQLWrapper(self.url, agent=USER_AGENT)
         client.setQuery(query)
+        client.queryType = _QUERY_TYPES[form]  # our parse, not SPARQLWrapper's keyword regex
         client.setMethod(POST)
-        client.setTimeout(max(1, int(round(timeout))))
+        client.timeout = max(0.5, min(timeout, deadline - time.monotonic()))  # setTimeout() truncates to int
         client.setReturnFormat(JSON if form in ("select", "ask") else TURTLE)
         response = client.query().response
-        return response.read()
+        chunks, size = [], 0
+        while True:
+            if time.monotonic() > deadline:
+                raise socket.timeout("the answer was still arriving at the deadline")
+            chunk = response.read(_CHUNK)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ResourceLimit(f"{self.url} answered more than {MAX_BODY >> 20} MiB; add LIMIT or lower "
+                                    "--max-rows")
+            chunks.append(chunk)
 
     def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
-        check_syntax(query)  # error positions refer to the text as given
-        query, _ = complete_prefixes(query)
+        check_syntax(query)  # parse only, sandboxed; error positions refer to the text as given
+        query = self.prepare(query)
         start = time.perf_counter()
+        deadline = time.monotonic() + timeout * (self.retries + 1)
         attempt = 0
         while True:
             try:
-                body = self._request(query, form, timeout)
+                body = self._request(query, form, timeout, deadline)
                 break
             except QueryBadFormed as exc:
                 raise QuerySyntaxError(f"the endpoint rejected the query: {_first_line(exc)}") from None
@@ -71,7 +105,8 @@ class RemoteKB(KnowledgeBase):
                 code = getattr(exc, "code", None) or (500 if isinstance(exc, EndPointInternalError) else None)
                 if _timed_out(exc):  # the time budget is spent: retrying would multiply it
                     raise QueryTimeout(f"{self.url} did not answer within {timeout:g} s "
-                                       "(raise --timeout, or make the query more selective)") from None
+                                       f"(stopped after {time.perf_counter() - start:.1f} s; raise --timeout, "
+                                       "or make the query more selective)") from None
                 if _unreachable(exc):
                     raise EndpointError(f"cannot reach {self.url}: {_first_line(exc.reason)} "
                                         "(check the URL and your network)") from None
@@ -81,8 +116,12 @@ class RemoteKB(KnowledgeBase):
                 if attempt >= self.retries:
                     raise self._final_error(exc, code, timeout) from None
                 delay = self.backoff * (2 ** attempt) * (0.5 + random.random() / 2)
-                retry_after = _retry_after(exc)
-                self._sleep(max(delay, retry_after or 0.0))
+                wait = max(delay, _retry_after(exc) or 0.0)
+                if time.monotonic() + wait >= deadline:
+                    raise EndpointError(f"{self.url} kept failing ({code or _first_line(getattr(exc, 'reason', exc))}); "
+                                        f"gave up after {attempt + 1} tries in {time.perf_counter() - start:.1f} s "
+                                        f"(the deadline is {self.retries + 1} × --timeout)") from None
+                self._sleep(wait)
                 attempt += 1
             except SPARQLWrapperException as exc:
                 raise EndpointError(f"{self.url}: {_first_line(exc)}") from None

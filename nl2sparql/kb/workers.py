@@ -1,28 +1,24 @@
 """Worker processes that run embedded-store queries under a real time limit.
 
 Oxigraph cannot cancel a running query, so every embedded query runs in a
-worker process; when the budget runs out the worker is killed (a generated
-cartesian product cannot hang a pipeline) and a fresh one takes its place.
-Workers are forked: an in-memory store is inherited copy-on-write, an on-disk
-store is reopened read-only by each worker. Several workers let callers run
-queries in parallel from threads.
+sandboxed worker process (:mod:`nl2sparql.sparql.sandbox`: no network, a
+memory cap, gone with its parent); when the budget runs out the worker is
+killed (a generated cartesian product cannot hang a pipeline) and a fresh one
+takes its place. Workers are forked: an in-memory store is inherited
+copy-on-write, an on-disk store is reopened read-only by each worker.
+Several workers let callers run queries in parallel from threads.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
-import queue
-import threading
 import time
 from typing import Callable, Optional
 
 import pyoxigraph as ox
 
 from ..errors import QueryError, QuerySyntaxError, QueryTimeout
+from ..sparql.sandbox import WorkerPool as SandboxPool
 from .results import ResultTable, Term
-
-_MP = mp.get_context("fork")
 
 
 def to_term(t) -> Optional[Term]:
@@ -65,98 +61,43 @@ def run_on_store(store: ox.Store, query: str, form: str, default_graph, max_rows
                        truncated=truncated, elapsed=time.perf_counter() - start)
 
 
-def _worker_main(conn, open_store: Callable[[], ox.Store], default_graph) -> None:
-    store = open_store()
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
+class _Query:
+    """What a worker does: open the store once, then evaluate prepared queries on it."""
+
+    def __init__(self, open_store: Callable[[], ox.Store], default_graph):
+        self.open_store = open_store
+        self.default_graph = default_graph
+
+    def init(self) -> ox.Store:
+        return self.open_store()
+
+    def handle(self, store: ox.Store, msg):
         query, form, max_rows = msg
         try:
-            conn.send(("ok", run_on_store(store, query, form, default_graph, max_rows)))
+            return ("ok", run_on_store(store, query, form, self.default_graph, max_rows))
         except SyntaxError as exc:
-            conn.send(("parse", " ".join(str(exc).split())))
-        except Exception as exc:  # reported to the caller as an execution error
-            conn.send(("error", f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
-
-
-class _Worker:
-    def __init__(self, open_store, default_graph):
-        self.conn, child = _MP.Pipe()
-        self.process = _MP.Process(target=_worker_main, args=(child, open_store, default_graph),
-                                   daemon=True)
-        self.process.start()
-        child.close()
-
-    def kill(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(timeout=5)
-        self.conn.close()
-
-    def stop(self) -> None:
-        try:
-            self.conn.send(None)
-        except (OSError, BrokenPipeError):
-            pass
-        self.process.join(timeout=2)
-        self.kill()
+            return ("parse", " ".join(str(exc).split()))
 
 
 class WorkerPool:
-    """Up to ``size`` worker processes; :meth:`run` is thread-safe."""
+    """Up to ``size`` sandboxed worker processes (see :mod:`nl2sparql.sparql.sandbox`); :meth:`run` is thread-safe."""
 
-    def __init__(self, open_store: Callable[[], ox.Store], default_graph, size: int = 1):
-        self._open_store = open_store
-        self._default_graph = default_graph
-        self._size = max(1, size)
-        self._idle: "queue.LifoQueue[_Worker]" = queue.LifoQueue()
-        self._spawned = 0
-        self._lock = threading.Lock()
-        self._all: list[_Worker] = []
-        self._owner_pid = os.getpid()
+    def __init__(self, open_store: Callable[[], ox.Store], default_graph, size: int = 1,
+                 memory: int | None = None):
+        job = _Query(open_store, default_graph)
+        self._pool = SandboxPool(job.init, job.handle, size=size, memory=memory)
 
-    def _acquire(self) -> _Worker:
-        with self._lock:
-            if self._idle.empty() and self._spawned < self._size:
-                self._spawned += 1
-                worker = _Worker(self._open_store, self._default_graph)
-                self._all.append(worker)
-                return worker
-        return self._idle.get()
-
-    def _replace(self, worker: _Worker) -> _Worker:
-        worker.kill()
-        with self._lock:
-            self._all.remove(worker)
-            fresh = _Worker(self._open_store, self._default_graph)
-            self._all.append(fresh)
-        return fresh
+    @property
+    def memory(self) -> int:
+        """The memory cap of each worker, in bytes."""
+        return self._pool.memory
 
     def run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
         """Run one prepared query in a worker; kill and replace it on timeout."""
-        worker = self._acquire()
-        try:
-            try:
-                worker.conn.send((query, form, max_rows))
-                ready = worker.conn.poll(timeout)
-            except (OSError, BrokenPipeError):
-                ready = None
-            if ready is False:
-                worker = self._replace(worker)
-                raise QueryTimeout(f"query stopped after its {timeout:g} s time budget "
-                                   "(raise it with --timeout, or make the query more selective)")
-            try:
-                status, payload = worker.conn.recv()
-            except (EOFError, OSError):
-                worker = self._replace(worker)
-                raise QueryError("the query engine process died while running the query "
-                                 "(out of memory?); it was restarted") from None
-        finally:
-            self._idle.put(worker)
+        def stopped():
+            return QueryTimeout(f"query stopped after its {timeout:g} s time budget "
+                                "(raise it with --timeout, or make the query more selective)")
+        status, payload = self._pool.call((query, form, max_rows), timeout, stopped)
         if status == "ok":
             return payload
         if status == "parse":
@@ -165,9 +106,4 @@ class WorkerPool:
 
     def close(self) -> None:
         """Stop every worker."""
-        if os.getpid() != self._owner_pid:
-            return
-        with self._lock:
-            workers, self._all = self._all, []
-        for w in workers:
-            w.stop()
+        self._pool.close()

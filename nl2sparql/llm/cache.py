@@ -56,7 +56,7 @@ class ResponseCache:
             self._conn.execute(_SCHEMA)
         except (OSError, sqlite3.DatabaseError) as exc:
             raise ConfigError(f"cannot open the LLM cache {self.path}: {exc} "
-                              "(choose another file with --llm-cache or disable it)")
+                              "(choose another file with NL2SPARQL_LLM_CACHE or the LLM config file's cache_path, or set NL2SPARQL_LLM_CACHE=off)")
         self._lock = threading.Lock()
 
     def get(self, key: str) -> dict[str, Any] | None:

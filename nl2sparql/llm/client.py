@@ -4,6 +4,10 @@ One :class:`LLMClient` talks to any server speaking the chat-completions
 protocol (OpenAI, vLLM, llama.cpp, Ollama). The SDK's own retries are off;
 ours retry 408/409/429/5xx answers, connection errors and timeouts with
 exponential backoff and jitter, and are counted in :attr:`LLMClient.usage`.
+Every call ends by a deadline: each request waits at most ``timeout``
+seconds, and retries stop when the call's ``deadline`` (config, or the
+caller's absolute ``deadline=``) would pass. :attr:`LLMClient.notify`, when
+set, gets one line per retry (progress for long LLM work).
 """
 
 from __future__ import annotations
@@ -130,6 +134,8 @@ class LLMClient:
                 ResponseCache(config.cache_path) if config.cache_path else None)
         self.usage = Usage(config.prices)
         self._seed_unsupported = False
+        #: Called with one line per retry or wait (e.g. a CLI prints it); None: silent.
+        self.notify: Callable[[str], None] | None = None
 
     @classmethod
     def from_settings(cls, **settings: Any) -> "LLMClient":
@@ -144,12 +150,15 @@ class LLMClient:
 
     def chat(self, messages: Sequence[Message] | str, tier: str = "default", *, temperature: float = 0.0,
              max_tokens: int | None = None, seed: int | None = None,
-             response_format: Mapping[str, Any] | None = None, model: str | None = None) -> LLMResponse:
+             response_format: Mapping[str, Any] | None = None, model: str | None = None,
+             deadline: float | None = None) -> LLMResponse:
         """Ask for one answer to ``messages`` (a list of ``{role, content}``, or a user prompt string).
 
         ``seed`` (default: the config's) is sent when set; a server that rejects
         it is asked again without it. A cached answer makes no request. Raises
-        :class:`LLMError` when the server refuses or the retries run out.
+        :class:`LLMError` when the server refuses, the retries run out or the
+        deadline passes (``deadline``: a :func:`time.monotonic` instant, else
+        now + ``config.deadline``).
         """
         msgs = _normalize(messages)
         model = model or self.model_for(tier)
@@ -170,8 +179,10 @@ class LLMClient:
                 return LLMResponse(text=hit.get("text", ""), model=hit.get("model", model),
                                    usage=dict(hit.get("usage") or {}), cached=True,
                                    finish_reason=hit.get("finish_reason"))
+        if deadline is None:
+            deadline = time.monotonic() + float(self.config.deadline)
         try:
-            response = self._request(model, msgs, params)
+            response = self._request(model, msgs, params, deadline)
         except LLMError:
             self.usage.add(failures=1)
             raise
@@ -180,17 +191,23 @@ class LLMClient:
                                         "usage": response.usage, "finish_reason": response.finish_reason})
         return response
 
-    def _request(self, model: str, msgs: list[dict[str, Any]], params: dict[str, Any]) -> LLMResponse:
-        """Send one request, retrying transient failures; the answer as an :class:`LLMResponse`."""
+    def _request(self, model: str, msgs: list[dict[str, Any]], params: dict[str, Any],
+                 deadline: float) -> LLMResponse:
+        """Send one request, retrying transient failures until ``deadline``; the answer as an :class:`LLMResponse`."""
         sent = dict(params)
         if self._seed_unsupported:
             sent.pop("seed", None)
         seed_dropped = False
         attempt = 0
+        start = time.monotonic()
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._past_deadline(model, attempt, time.monotonic() - start)
             self.usage.add(requests=1)
             try:
-                completion = self._openai.chat.completions.create(model=model, messages=msgs, **sent)
+                completion = self._openai.with_options(timeout=min(float(self.config.timeout), left)) \
+                    .chat.completions.create(model=model, messages=msgs, **sent)
             except openai.BadRequestError as exc:
                 if "seed" in sent and not seed_dropped and "seed" in _describe(exc).lower():
                     seed_dropped = self._seed_unsupported = True
@@ -204,7 +221,14 @@ class LLMClient:
                     raise self._refused(exc, model, attempt + 1) from exc
                 if attempt >= self.config.max_retries:
                     raise self._gave_up(exc, model, attempt + 1) from exc
-                self._sleep(self._backoff(attempt, exc))
+                wait = self._backoff(attempt, exc)
+                left = deadline - time.monotonic()
+                if wait >= left:
+                    raise self._past_deadline(model, attempt + 1, time.monotonic() - start, exc) from exc
+                if self.notify is not None:
+                    self.notify(f"LLM request {attempt + 1} failed ({_short(exc)}); retrying in {wait:.1f} s "
+                                f"({left:.0f} s left before the deadline)")
+                self._sleep(wait)
                 attempt += 1
                 self.usage.add(retries=1)
                 continue
@@ -262,7 +286,7 @@ class LLMClient:
         status = getattr(exc, "status_code", None)
         if isinstance(exc, openai.APITimeoutError):
             what = f"timed out after {self.config.timeout:g}s"
-            hint = "raise --llm-timeout or check the server"
+            hint = "check the server, or raise the timeout (--timeout, NL2SPARQL_LLM_TIMEOUT or the LLM config file)"
         elif status is None:
             what = f"could not connect ({_describe(exc)})"
             hint = "check that the server is running and OPENAI_BASE_URL / --llm-base-url"
@@ -271,6 +295,14 @@ class LLMClient:
             hint = "the server is overloaded or failing; try again later or lower --llm-concurrency"
         return LLMError(f"LLM request to {self.config.effective_base_url} for model {model!r} failed after "
                         f"{attempts} attempt(s): {what}; {hint}", status=status, attempts=attempts)
+
+    def _past_deadline(self, model: str, attempts: int, elapsed: float, exc: Exception | None = None) -> LLMError:
+        """The error once the call's deadline has passed."""
+        last = f"; last failure: {_short(exc)}" if exc is not None else ""
+        return LLMError(f"LLM request to {self.config.effective_base_url} for model {model!r} stopped at its "
+                        f"deadline after {elapsed:.1f} s and {attempts} attempt(s){last}; check the server, or "
+                        "raise the timeout (--timeout, NL2SPARQL_LLM_TIMEOUT or the LLM config file)",
+                        status=getattr(exc, "status_code", None), attempts=attempts)
 
     # -- many requests -------------------------------------------------------------------
 
@@ -385,6 +417,14 @@ def _schema_format(json_schema: Mapping[str, Any] | None) -> dict[str, Any] | No
     if "schema" in json_schema and "name" in json_schema:
         return {"type": "json_schema", "json_schema": dict(json_schema)}
     return {"type": "json_schema", "json_schema": {"name": "response", "schema": dict(json_schema)}}
+
+
+def _short(exc: Exception) -> str:
+    """A few words on a transport failure: ``timeout``, ``HTTP 503`` or ``connection error``."""
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    status = getattr(exc, "status_code", None)
+    return f"HTTP {status}" if status is not None else "connection error"
 
 
 def _describe(exc: Exception) -> str:

@@ -10,6 +10,7 @@ Environment variables:
 - ``NL2SPARQL_LLM_FAST_MODEL``: the model of the ``fast`` tier (paraphrase, judging);
   falls back to the default model.
 - ``NL2SPARQL_LLM_CACHE``: the response cache file, or ``off`` to disable it.
+- ``NL2SPARQL_LLM_TIMEOUT``: seconds one request may take (default 60).
 - ``NL2SPARQL_LLM_CONFIG``: a config file to read instead of the default one.
 
 The config file (``--llm-config FILE``, else ``$XDG_CONFIG_HOME/nl2sparql/llm.toml``,
@@ -19,7 +20,8 @@ else ``~/.config/nl2sparql/llm.toml``; a missing default file is ignored)::
     fast_model = "gpt-4o-mini"
     base_url = "http://localhost:8000/v1"   # optional
     api_key_env = "MY_SERVER_KEY"           # read the key from this variable
-    timeout = 60
+    timeout = 60                            # seconds per request
+    deadline = 420                          # seconds per call, retries and back-off included
     max_retries = 4
     max_concurrency = 4
     cache_path = "cache/llm_cache.sqlite"   # or cache = false
@@ -47,7 +49,7 @@ TIERS = ("default", "fast")
 
 _OFF = {"off", "none", "no", "false", "0", ""}
 _FILE_KEYS = {
-    "model", "fast_model", "api_key", "api_key_env", "base_url", "timeout", "max_retries",
+    "model", "fast_model", "api_key", "api_key_env", "base_url", "timeout", "deadline", "max_retries",
     "max_concurrency", "cache", "cache_path", "seed", "backoff_base", "backoff_max", "prices",
 }
 
@@ -58,7 +60,9 @@ class LLMConfig:
 
     ``prices`` maps a model name to ``{"prompt": usd, "completion": usd}`` per
     million tokens; models without a price count tokens but no cost.
-    ``cache_path`` None disables the response cache.
+    ``cache_path`` None disables the response cache. ``timeout`` bounds one
+    HTTP request; ``deadline`` bounds one call, retries and back-off included
+    (default: (max_retries + 1) × timeout + max_retries × backoff_max).
     """
 
     model: str
@@ -66,6 +70,7 @@ class LLMConfig:
     api_key: str | None = None
     base_url: str | None = None
     timeout: float = 60.0
+    deadline: float | None = None
     max_retries: int = 4
     max_concurrency: int = 4
     cache_path: Path | None = DEFAULT_CACHE_PATH
@@ -84,12 +89,18 @@ class LLMConfig:
             raise ConfigError("no LLM model configured: set NL2SPARQL_LLM_MODEL or pass --llm-model")
         if self.base_url and not self.base_url.startswith(("http://", "https://")):
             raise ConfigError(f"LLM base URL must start with http:// or https://, got {self.base_url!r}")
-        if not (self.timeout > 0):
-            raise ConfigError(f"LLM timeout must be positive, got {self.timeout}")
-        if self.max_retries < 0:
-            raise ConfigError(f"LLM max_retries must be 0 or more, got {self.max_retries}")
-        if self.max_concurrency < 1:
-            raise ConfigError(f"LLM max_concurrency must be at least 1, got {self.max_concurrency}")
+        if not (0 < self.timeout <= 86_400):
+            raise ConfigError(f"LLM timeout must be more than 0 and at most 86400 seconds, got {self.timeout}")
+        if self.deadline is None:  # every try may use its timeout and every back-off its maximum
+            self.deadline = (self.max_retries + 1) * self.timeout + self.max_retries * self.backoff_max
+        if not (0 < self.deadline <= 7 * 86_400):
+            raise ConfigError(f"LLM deadline must be more than 0 and at most 604800 seconds, got {self.deadline}")
+        if not (0 <= self.backoff_base <= 3600 and 0 <= self.backoff_max <= 3600):
+            raise ConfigError("LLM backoff_base and backoff_max must be between 0 and 3600 seconds")
+        if not 0 <= self.max_retries <= 20:
+            raise ConfigError(f"LLM max_retries must be 0 or more (at most 20), got {self.max_retries}")
+        if not 1 <= self.max_concurrency <= 256:
+            raise ConfigError(f"LLM max_concurrency must be at least 1 and at most 256, got {self.max_concurrency}")
         for model, price in self.prices.items():
             if not isinstance(price, Mapping) or not set(price) <= {"prompt", "completion"}:
                 raise ConfigError(f"LLM price for {model!r} must be a table with 'prompt' and 'completion' "
@@ -120,6 +131,7 @@ class LLMConfig:
             "fast_model": self.model_for("fast"),
             "base_url": self.effective_base_url,
             "timeout": self.timeout,
+            "deadline": self.deadline,
             "max_retries": self.max_retries,
             "max_concurrency": self.max_concurrency,
             "cache_path": str(self.cache_path) if self.cache_path else None,
@@ -137,6 +149,7 @@ class LLMConfig:
         base_url: str | None = None,
         config_file: str | os.PathLike | None = None,
         timeout: float | None = None,
+        deadline: float | None = None,
         max_retries: int | None = None,
         max_concurrency: int | None = None,
         cache_path: str | os.PathLike | None = None,
@@ -194,7 +207,14 @@ class LLMConfig:
             prices=dict(file.get("prices") or {}),
             source=", ".join(dict.fromkeys(source)) or "defaults",
         )
-        for name, flag, kind in (("timeout", timeout, float), ("max_retries", max_retries, int),
+        if timeout is None and env.get("NL2SPARQL_LLM_TIMEOUT"):
+            try:
+                timeout = float(env["NL2SPARQL_LLM_TIMEOUT"])
+            except ValueError:
+                raise ConfigError(f"NL2SPARQL_LLM_TIMEOUT must be a number of seconds, got "
+                                  f"{env['NL2SPARQL_LLM_TIMEOUT']!r}") from None
+        for name, flag, kind in (("timeout", timeout, float), ("deadline", deadline, float),
+                                 ("max_retries", max_retries, int),
                                  ("max_concurrency", max_concurrency, int), ("seed", seed, int),
                                  ("backoff_base", None, float), ("backoff_max", None, float)):
             value = _number(flag, file, name, kind, path)

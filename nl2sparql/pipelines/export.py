@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import ConfigError
-from .storage import write_jsonl
+from ..errors import ConfigError, DataError
+from .storage import check_output_path, same_file, write_jsonl
 
 FORMATS = ("alpaca", "sharegpt", "openai")
 INSTRUCTION = ("Translate the question into a SPARQL query for LiITA (Linking Italian). "
@@ -37,8 +37,11 @@ def convert(item: dict, question: str, fmt: str) -> dict:
 
 
 def export_pool(items: list[dict], out: Path, fmt: str, lang: str = "both", variants: bool = False,
-                split: str | None = None) -> int:
-    """Write the records; returns how many."""
+                split: str | None = None, source: Path | None = None) -> int:
+    """Write the records; returns how many. ``out`` may not be the ``source`` pool (it would be overwritten)."""
+    if source is not None and same_file(Path(out), Path(source)):
+        raise DataError(f"--out {out} is the pool being exported; write the export to another file")
+    check_output_path(Path(out))
     if fmt not in FORMATS:
         raise ConfigError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if lang not in ("it", "en", "both"):

@@ -6,6 +6,11 @@ counts kept/rejected by reason, seconds) and resumes: with ``resume=True``
 finished steps whose parameters match are skipped and an interrupted step
 picks up from its checkpoint, so a killed run finishes with no lost and no
 duplicated rows. Same seed and KB → identical pool.
+
+Nothing written is lost: an existing ``out`` is replaced only with
+``force=True`` or by resuming the run that wrote it (its manifest's settings
+must match, and the differences are named); one run at a time writes an
+``out`` (``<out>.lock``); the output path is checked before any work.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from ..errors import ConfigError
+from ..errors import ConfigError, DataError
 from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
 from ..patterns import LABELS
-from .storage import StepStorage, atomic_write_text
+from .storage import OutputLock, StepStorage, atomic_write_text, check_output_path
+
+#: The largest --target accepted (shard bigger runs).
+MAX_TARGET = 1_000_000
 
 
 @dataclass
@@ -47,9 +55,16 @@ class RunConfig:
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        if self.target < 1:
-            raise ConfigError("--target must be at least 1")
-        if self.max_scan < 0:
+        from ..kb.base import check_count, check_timeout
+        self.target = check_count(self.target, "--target", 1, MAX_TARGET)
+        self.seed = check_count(self.seed, "--seed", 0, 2 ** 63 - 1)
+        # a time budget of 0 would make which candidates pass depend on the machine's speed
+        self.timeout = check_timeout(self.timeout)
+        self.threads = check_count(self.threads, "--threads", 1, 64)
+        self.max_result_rows = check_count(self.max_result_rows, "--max-result-rows", 1)
+        if not isinstance(self.oversample, (int, float)) or not 1.0 <= self.oversample <= 100.0:
+            raise ConfigError(f"--oversample must be between 1 and 100, got {self.oversample!r}")
+        if isinstance(self.max_scan, bool) or not isinstance(self.max_scan, int) or self.max_scan < 0:
             raise ConfigError("--max-scan must be 0 (off) or a number of rows")
         if self.patterns:
             unknown = sorted(set(self.patterns) - set(LABELS))
@@ -169,14 +184,66 @@ class GenerationPipeline:
     def _save_manifest(self, manifest: dict) -> None:
         atomic_write_text(self.manifest_path, json.dumps(manifest, ensure_ascii=False, indent=2))
 
+    def _other_runs(self) -> list[tuple[Path, dict]]:
+        """Manifests in the cache directory of other runs that wrote the same ``out``."""
+        found = []
+        for path in sorted(Path(self.config.cache_dir).glob("*_manifest.json")):
+            if path == self.manifest_path:
+                continue
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            run = data.get("run") if isinstance(data, dict) else None
+            if isinstance(run, dict) and isinstance(run.get("out"), str) \
+                    and Path(run["out"]).resolve() == Path(self.config.out).resolve():
+                found.append((path, run))
+        return found
+
+    def _differences(self, other: dict) -> str:
+        mine = self.config.identity()
+        keys = sorted(k for k in set(mine) | set(other) if k != "prefix" and mine.get(k) != other.get(k))
+        return ", ".join(f"{k}={other.get(k)!r} (now {mine.get(k)!r})" for k in keys) or "none"
+
+    def check_output(self, resume: bool, force: bool, previous: dict | None) -> None:
+        """Refuse to replace an existing pool unless forced or resuming the run that wrote it."""
+        out = check_output_path(Path(self.config.out))
+        check_output_path(Path(self.config.cache_dir) / "manifest.json", "--cache-dir")
+        if previous and previous.get("run") != self.config.identity():
+            raise ConfigError(f"--resume: the run in {self.manifest_path} used other settings: "
+                              f"{self._differences(previous.get('run') or {})}; rerun with those, or without --resume")
+        if not resume:
+            if out.exists() and not force:
+                raise DataError(f"{out} exists; pass --force to replace it, or --resume to finish the run "
+                                "that wrote it (nothing was changed)")
+            return
+        if previous:
+            return
+        others = self._other_runs()
+        if others:
+            path, run = others[0]
+            raise ConfigError(f"--resume: {out} was written by the run in {path} with other settings: "
+                              f"{self._differences(run)}; rerun with those, or without --resume "
+                              f"(and --force to replace {out})")
+        if out.exists() and not force:
+            raise DataError(f"--resume: no run in {self.config.cache_dir} wrote {out}, so there is nothing to "
+                            "resume; pass --force (without --resume) to replace it")
+
     # -- run -------------------------------------------------------------
-    def run(self, resume: bool = False) -> dict:
-        """Run (or resume) the pipeline; returns the manifest."""
+    def run(self, resume: bool = False, force: bool = False) -> dict:
+        """Run (or resume) the pipeline; returns the manifest.
+
+        Raises before any work when ``out`` cannot be written, exists (without
+        ``force`` or a matching run to resume) or is locked by another run.
+        """
         self.check_keys()
         previous = self._load_manifest() if resume else None
-        if previous and previous.get("run") != self.config.identity():
-            raise ConfigError(f"--resume: the run in {self.manifest_path} used other settings "
-                              "(seed, target, patterns, KB or output); rerun without --resume")
+        self.check_output(resume, force, previous)
+        with OutputLock(Path(self.config.out)):
+            return self._run(resume, previous)
+
+    def _run(self, resume: bool, previous: dict | None) -> dict:
+        """The steps, under the output lock."""
         manifest = {"version": __version__, "run": self.config.identity(), "steps": [], "finished": False}
         done_steps = {s["step"]: s for s in (previous or {}).get("steps", []) if s.get("done")}
         start = time.perf_counter()

@@ -11,6 +11,7 @@ then simply skip it.
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,125 @@ class StepStorage:
         return Checkpoint(self.file(self.operator_step).with_suffix(".partial.jsonl"))
 
 
+#: The type each known pool field must have when present (``None`` is allowed for all but sparql).
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str, int), "sparql": (str,), "nl": (str,), "nl_en": (str,), "nl_variants": (dict,),
+    "nl_en_variants": (dict,), "patterns": (dict,), "difficulty": (str,), "split": (str,),
+    "result_count": (int,), "provenance": (dict,),
+}
+
+
+def check_items(items: list[dict], path: Path | str) -> list[dict]:
+    """``items`` when every known field has its type; :class:`DataError` naming the record and field otherwise."""
+    for n, item in enumerate(items, 1):
+        for name, types in _FIELD_TYPES.items():
+            value = item.get(name)
+            if value is None and name != "sparql":
+                continue
+            if isinstance(value, bool) or not isinstance(value, types):
+                want = " or ".join({str: "a string", int: "an integer", dict: "an object"}[t] for t in types)
+                raise DataError(f"{path}: record {n}: field {name!r} should be {want}, got "
+                                f"{'nothing' if value is None else type(value).__name__} (fix or drop the record)")
+        for label, weight in (item.get("patterns") or {}).items():
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+                raise DataError(f"{path}: record {n}: pattern weight {label!r} should be a number, got "
+                                f"{type(weight).__name__}")
+        for name in ("nl_variants", "nl_en_variants"):
+            if any(not isinstance(v, str) for v in (item.get(name) or {}).values() if v is not None):
+                raise DataError(f"{path}: record {n}: every value of {name!r} should be a string")
+    return items
+
+
 def read_pool(path: Path) -> list[dict]:
-    """A pool file: JSON lines, or a JSON array (the reference format)."""
-    return fileio_read_pool(path)[0]
+    """A pool file: JSON lines, or a JSON array (the reference format); field types are checked."""
+    return check_items(fileio_read_pool(path)[0], path)
+
+
+def check_output_path(path: Path, what: str = "--out") -> Path:
+    """Fail now, before any work, when ``path`` cannot be written (a directory, an unwritable or odd place)."""
+    path = Path(path)
+    if path.is_dir():
+        raise DataError(f"{what} {path} is a directory; name a file, e.g. {path / 'pool.jsonl'}")
+    parent = path.parent
+    probe = parent
+    while not probe.exists():  # the nearest existing ancestor must let us create the rest
+        probe = probe.parent
+    if not probe.is_dir():
+        raise DataError(f"{what} {path}: {probe} is a file, not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise DataError(f"{what} {path}: cannot write in {probe} (permission denied)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise DataError(f"{what} {path}: the file is read-only")
+    return path
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` name the same file (or would, once created)."""
+    a, b = Path(a), Path(b)
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class OutputLock:
+    """``<out>.lock``: one writer per output file; a lock left by a dead process is taken over.
+
+    The lock file holds the owner's pid; it is created with ``O_EXCL`` so two
+    runs cannot both take it. Use as a context manager.
+    """
+
+    def __init__(self, out: Path):
+        self.path = Path(out).with_name(Path(out).name + ".lock")
+        self._held = False
+
+    def acquire(self) -> None:
+        """Take the lock or raise :class:`DataError` naming the process that holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                owner = self._owner()
+                if owner is not None and owner != os.getpid() and _pid_alive(owner):
+                    raise DataError(f"{self.path.with_suffix('')} is being written by another run (pid {owner}); "
+                                    f"wait for it to finish or choose another --out (lock: {self.path})") from None
+                self.path.unlink(missing_ok=True)  # stale: its process is gone
+                continue
+            with os.fdopen(fd, "w") as fh:
+                fh.write(f"{os.getpid()}\n")
+            self._held = True
+            return
+        raise DataError(f"cannot take the lock {self.path}; remove it if no run is writing "
+                        f"{self.path.with_suffix('')}")
+
+    def _owner(self) -> int | None:
+        try:
+            return int(self.path.read_text(encoding="ascii").split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def release(self) -> None:
+        """Remove the lock if this process holds it."""
+        if self._held and self._owner() == os.getpid():
+            self.path.unlink(missing_ok=True)
+        self._held = False
+
+    def __enter__(self) -> "OutputLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()

@@ -12,13 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# The terminals of the SPARQL 1.1 grammar, as Oxigraph reads them (checked by probes against
+# pyoxigraph, see tests/reliability/test_ssrf.py): whitespace is only space, tab, CR and LF;
+# a comment ends at CR or LF; a one-line string holds no raw CR or LF; an IRI may hold
+# \uXXXX / \UXXXXXXXX escapes, which Oxigraph decodes inside IRIs and strings only (an
+# escaped keyword is a syntax error there).
+_UCHAR = r"\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
 _TOKEN_RE = re.compile(
     r"""
-    (?P<ws>\s+)
-  | (?P<comment>\#[^\n]*)
+    (?P<ws>[ \t\r\n]+)
+  | (?P<comment>\#[^\r\n]*)
   | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-              |'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
-  | (?P<iri><[^<>"{}|^`\\\s]*>)
+              |'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*")
+  | (?P<iri><(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>)
   | (?P<var>[?$][A-Za-z0-9_\u00B7-\uFFFF]+)
   | (?P<number>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
   | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF][\w\u00B7-\uFFFF.-]*)?:(?:[\w\u00B7-\uFFFF%\\:-](?:[\w\u00B7-\uFFFF.%\\:-]*[\w\u00B7-\uFFFF%\\:-])?)?)
@@ -29,6 +35,35 @@ _TOKEN_RE = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+_UCHAR_RE = re.compile(_UCHAR)
+_PN_LOCAL_ESC = re.compile(r"\\([_~.\-!$&'()*+,;=/?#@%])")
+
+#: Text where Oxigraph may read the keyword SERVICE: the word (any case) not glued to a name
+#: before or after it, followed by what can start a service target. Checks count these to
+#: fail closed when such text lies inside a token this lexer reads as a string, IRI or name.
+SERVICE_LIKE = re.compile(
+    r"(?<![A-Za-z_\u00B7\u00C0-\uFFFF:?$])SERVICE(?![A-Za-z0-9_\u00B7\u00C0-\uFFFF:])"
+    r"(?=(?:[ \t\r\n]|\#[^\r\n]*)*[<?$:A-Za-z_\u00C0-\uFFFF])",
+    re.IGNORECASE)
+
+
+def decode_uchars(text: str) -> str:
+    """Apply SPARQL's ``\\uXXXX`` / ``\\UXXXXXXXX`` escapes (as Oxigraph does inside IRIs and strings)."""
+    def one(m: re.Match) -> str:
+        code = int(m.group()[2:], 16)
+        return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+    return _UCHAR_RE.sub(one, text)
+
+
+def iri_value(token_text: str) -> str:
+    """The IRI an ``<…>`` token denotes (escapes decoded, brackets dropped)."""
+    return decode_uchars(token_text[1:-1])
+
+
+def pname_local(local: str) -> str:
+    """The local part of a prefixed name with its ``\\``-escapes removed (``a\\~b`` → ``a~b``)."""
+    return _PN_LOCAL_ESC.sub(r"\1", local)
+
 
 UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 FORM_KEYWORDS = {"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"}
@@ -84,8 +119,13 @@ def query_form(query: str) -> str:
 
 
 def strip_comments(query: str) -> str:
-    """The query without ``#`` comments (strings and IRIs untouched)."""
+    """The query without ``#`` comments (strings and IRIs untouched; line ends stay, so positions do)."""
     return "".join(t.text for t in tokenize(query, keep_trivia=True) if t.kind != "comment")
+
+
+def has_base(query: str) -> bool:
+    """True when the query declares a BASE IRI (relative IRIs then resolve against it)."""
+    return any(t.kind == "word" and t.upper == "BASE" for t in tokenize(query))
 
 
 def keywords(query: str) -> list[str]:
@@ -110,7 +150,7 @@ def declared_prefixes(query: str) -> dict[str, str]:
     out = {}
     for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
         if a.upper == "PREFIX" and b.kind == "pname" and c.kind == "iri":
-            out[b.text[:-1]] = c.text[1:-1]
+            out[b.text[:-1]] = iri_value(c.text)
     return out
 
 
@@ -125,6 +165,18 @@ def used_prefixes(query: str) -> set[str]:
 
 
 _CLOSING = {"(": ")", "{": "}", "[": "]"}
+
+
+def nesting_depth(query: str) -> int:
+    """The deepest nesting of ``{ ( [`` brackets in the query (strings, IRIs and comments ignored)."""
+    depth = deepest = 0
+    for tok in tokenize(query):
+        if tok.text in _CLOSING:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok.text in ("}", ")", "]"):
+            depth -= 1
+    return deepest
 
 
 def closing(tokens: list[Token], i: int) -> int | None:

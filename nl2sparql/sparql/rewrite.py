@@ -3,8 +3,9 @@
 * :func:`complete_prefixes` adds the standard LiITA ``PREFIX`` lines a query
   uses but forgot to declare (a common mistake; every fix is reported).
 * :func:`rewrite_services` turns ``SERVICE <iri> { … }`` into ``GRAPH <g> { … }``
-  for services the embedded store answers from a local graph, and refuses the
-  others with a clear error. FILTERs written inside such a block are moved
+  for services answered from a local graph, into ``SERVICE <url>`` for
+  services mapped to another endpoint, and refuses the others (and any query
+  where the lexer cannot be sure it saw every SERVICE) with a clear error. FILTERs written inside such a block are moved
   just after it (see :func:`hoist_service_filters`).
 
 All work on tokens (see :mod:`nl2sparql.sparql.lexer`), so text inside string
@@ -13,9 +14,12 @@ literals, IRIs and comments is never touched.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..errors import UnmappedService
 from ..namespaces import PREFIXES
-from .lexer import apply_edits, closing, declared_prefixes, tokenize, used_prefixes
+from .lexer import (SERVICE_LIKE, Token, apply_edits, closing, declared_prefixes, iri_value, pname_local,
+                    strip_comments, tokenize, used_prefixes)
 
 
 def missing_prefixes(query: str) -> list[str]:
@@ -33,36 +37,67 @@ def complete_prefixes(query: str) -> tuple[str, list[str]]:
     return lines + query, missing
 
 
-def rewrite_services(query: str, services: dict[str, str]) -> str:
-    """Replace ``SERVICE [SILENT] <iri>`` by ``GRAPH <services[iri]>``.
+def service_iri(tokens: list[Token], j: int, prefixes: Mapping[str, str]) -> str | None:
+    """The IRI a SERVICE target token denotes (escapes decoded), or None for a variable or anything else."""
+    target = tokens[j]
+    if target.kind == "iri":
+        return iri_value(target.text)
+    if target.kind == "pname":
+        prefix, _, local = target.text.partition(":")
+        if prefix not in prefixes:
+            return None
+        return prefixes[prefix] + pname_local(local)
+    return None
 
-    ``services`` maps a service endpoint IRI to the local graph that answers it.
-    A SERVICE whose IRI is not mapped (or is a variable) raises
-    :class:`~nl2sparql.errors.UnmappedService`.
+
+def hidden_services(query: str, tokens: list[Token] | None = None) -> int:
+    """How many places the engine may read as SERVICE that this lexer does not (inside strings, IRIs, names)."""
+    tokens = tokenize(query) if tokens is None else tokens
+    keywords = {t.start for t in tokens if t.kind == "word" and t.upper == "SERVICE"}
+    return sum(1 for m in SERVICE_LIKE.finditer(query) if m.start() not in keywords)
+
+
+def rewrite_services(query: str, services: Mapping[str, str],
+                     endpoints: Mapping[str, str] | None = None, where: str = "the embedded store") -> str:
+    """Map every SERVICE target; refuse the query when one is not mapped.
+
+    ``services`` maps a service IRI to the local graph that answers it
+    (``SERVICE <iri>`` → ``GRAPH <graph>``); ``endpoints`` maps a service IRI
+    to the endpoint URL the remote engine should call (``SERVICE <url>``).
+    Comments are removed first, so the text checked is the text sent. A
+    SERVICE whose target is a variable, an unknown prefix or an IRI in
+    neither map, or text that may read as SERVICE inside a string or IRI,
+    raises :class:`~nl2sparql.errors.UnmappedService` (``where`` names the KB).
     """
+    endpoints = endpoints or {}
+    query = strip_comments(query)
     tokens = tokenize(query)
-    if not any(t.upper == "SERVICE" for t in tokens):
+    known = sorted({*services, *endpoints})
+    listed = ", ".join(known) or "none"
+    if hidden_services(query, tokens):
+        raise UnmappedService(
+            "the query has text that may read as a SERVICE clause inside a string, IRI or name, so its "
+            f"service targets cannot be checked; remove it (allowed services on {where}: {listed})")
+    if not any(t.kind == "word" and t.upper == "SERVICE" for t in tokens):
         return query
     prefixes = {**PREFIXES, **declared_prefixes(query)}
     edits: list[tuple[int, int, str]] = []
     for i, j in _service_targets(tokens):
         tok, target = tokens[i], tokens[j]
-        if target.kind == "iri":
-            iri = target.text[1:-1]
-        elif target.kind == "pname":
-            prefix, _, local = target.text.partition(":")
-            iri = prefixes.get(prefix, "") + local
+        iri = service_iri(tokens, j, prefixes)
+        if iri is None:
+            raise UnmappedService(
+                f"SERVICE {target.text} is refused on {where}: name the service by its IRI "
+                f"(allowed: {listed}; map others with --service IRI=URL or NL2SPARQL_SERVICES)")
+        if iri in services:
+            edits.append((tok.start, target.start + len(target.text), f"GRAPH <{services[iri]}>"))
+            edits.extend(_hoist_edits(query, tokens, j + 1))
+        elif iri in endpoints:
+            edits.append((tok.start, target.start + len(target.text), f"SERVICE <{endpoints[iri]}>"))
         else:
             raise UnmappedService(
-                f"SERVICE {target.text} is not supported by the embedded store: name the service IRI "
-                f"(mapped: {', '.join(sorted(services)) or 'none'})")
-        graph = services.get(iri)
-        if graph is None:
-            raise UnmappedService(
-                f"SERVICE <{iri}> is not available on the embedded store (mapped services: "
-                f"{', '.join(sorted(services)) or 'none'}); query a real endpoint with --endpoint")
-        edits.append((tok.start, target.start + len(target.text), f"GRAPH <{graph}>"))
-        edits.extend(_hoist_edits(query, tokens, j + 1))
+                f"SERVICE <{iri}> is not available on {where}: it is not in the service map (allowed: {listed}); "
+                "map it with --service IRI=URL or IRI=graph, or NL2SPARQL_SERVICES")
     return apply_edits(query, edits)
 
 
@@ -87,8 +122,7 @@ def _service_targets(tokens):
         if tok.upper != "SERVICE" or tok.kind != "word":
             continue
         j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].upper == "SILENT" else i + 1
-        if j < len(tokens):
-            yield i, j
+        yield i, min(j, len(tokens) - 1)
 
 
 def _hoist_edits(query: str, tokens, brace: int) -> list[tuple[int, int, str]]:

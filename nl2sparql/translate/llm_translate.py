@@ -12,8 +12,10 @@ the offline translation is returned with a warning saying why.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
+from ..errors import Nl2SparqlError
 from ..llm import LLMError, extract_sparql
 from . import prompts
 from .offline import OfflineResult, OfflineTranslator
@@ -43,14 +45,23 @@ class LLMTranslator:
 
     ``kb`` (optional) executes every candidate: an empty answer triggers a
     repair round but is accepted at the end (it is a warning, not an error).
+    ``deadline`` (seconds) bounds the LLM work for one question.
     """
 
-    def __init__(self, client, offline: OfflineTranslator, kb=None, rounds: int = 2, examples: int = 5):
+    def __init__(self, client, offline: OfflineTranslator, kb=None, rounds: int = 2, examples: int = 5,
+                 deadline: float | None = None):
         self.client = client
         self.offline = offline
         self.kb = kb
         self.rounds = max(0, int(rounds))
         self.examples = examples
+        timeout = float(getattr(getattr(client, "config", None), "timeout", 60.0))
+        self.deadline = float(deadline) if deadline is not None else timeout * (self.rounds + 1)
+
+    def _notify(self, message: str) -> None:
+        notify = getattr(self.client, "notify", None)
+        if notify is not None:
+            notify(message)
 
     def translate(self, question: str) -> LLMResult:
         """One question through the LLM (see the module docstring)."""
@@ -58,17 +69,28 @@ class LLMTranslator:
         labels = set(draft.patterns)
         messages = prompts.build_messages(question, labels, draft.examples[: self.examples], draft.sparql)
         best: LLMResult | None = None
+        start = time.monotonic()
+        deadline = start + self.deadline
         for round_no in range(self.rounds + 1):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return self._fallback(draft, f"the LLM did not finish within its {self.deadline:g} s deadline "
+                                             f"({round_no} round(s) done); using the offline translation", round_no)
+            self._notify(f"asking the LLM (round {round_no + 1} of {self.rounds + 1}, {left:.0f} s left)")
             try:
-                answer = self.client.chat(messages, tier="default", temperature=0.0)
+                answer = self.client.chat(messages, tier="default", temperature=0.0, deadline=deadline)
             except LLMError as exc:
                 return self._fallback(draft, f"the LLM failed ({exc}); using the offline translation", round_no)
             sparql = extract_sparql(answer.text)
             if sparql is None:
                 issues, fixes, fixed = [Issue("syntax", "error", "the answer contains no SPARQL query")], [], None
             else:
-                fixed, fixes = repair(sparql)
-                issues = validate(fixed, self.kb)
+                try:
+                    fixed, fixes = repair(sparql)
+                    issues = validate(fixed, self.kb)
+                except (Nl2SparqlError, RecursionError) as exc:  # e.g. nested too deeply to check
+                    message = str(exc) if isinstance(exc, Nl2SparqlError) else "the query is nested too deeply"
+                    fixed, fixes, issues = sparql, [], [Issue("syntax", "error", message)]
             if fixed is not None and not is_blocking(issues):
                 result = LLMResult(fixed, "llm", draft, round_no, issues, fixes)
                 if not any(i.rule == "empty_result" for i in issues):

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..errors import Nl2SparqlError, QuerySyntaxError
+from ..errors import Nl2SparqlError, QueryError, QuerySyntaxError
 from ..sparql.lexer import has_limit, has_order_by
 from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes
-from ..sparql.syntax import check_syntax
+from ..sparql.syntax import check_nesting, check_syntax
 from . import fixes, rules
 from .triples import parse
 
@@ -68,6 +68,8 @@ def validate(query: str, kb=None, *, execute: bool = True) -> list[Issue]:
     except QuerySyntaxError as exc:
         dialect = normalise_dialect(query)[1]
         issues.append(Issue("syntax", "error", str(exc), "; ".join(dialect) if dialect else None))
+    except QueryError as exc:  # nested too deeply, or the parser's deadline: no rule can read it either
+        return [Issue("syntax", "error", str(exc))]
     for name in missing_prefixes(query):
         issues.append(Issue("missing_prefix", "warning", f"prefix {name}: is used but not declared",
                             f"add PREFIX {name}: <{rules.PREFIXES[name]}>"))
@@ -101,7 +103,11 @@ def execution_issues(query: str, kb, parsed=None) -> list[Issue]:
 
 
 def repair(query: str) -> tuple[str, list[str]]:
-    """The query with every safe fix applied, and one line per fix applied."""
+    """The query with every safe fix applied, and one line per fix applied (none for a query nested too deeply)."""
+    try:
+        check_nesting(query)
+    except QueryError:
+        return query, []
     done_all: list[str] = []
     text = query
     for step in (normalise_dialect, fixes.fix_prefix_iris, fixes.fix_graph_iris, fixes.fix_plain_literals,
@@ -120,7 +126,7 @@ def repair(query: str) -> tuple[str, list[str]]:
 def _parses(query: str) -> bool:
     try:
         check_syntax(query)
-    except QuerySyntaxError:
+    except QueryError:
         return False
     return True
 

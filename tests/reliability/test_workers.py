@@ -1,0 +1,74 @@
+"""Issue 18, cases 2–4 on the embedded store: deadlines, workers that die with their parent, a memory cap."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from reliability_helpers import alive, assert_one_line_error, children_of, gen, spawn
+
+#: Every pair of triples, sorted: rows grow as the square of the sample (memory and time).
+CARTESIAN = "SELECT ?a ?f WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?a ?f ?c ?d"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+def doubling(times: int = 40) -> str:
+    """A string that doubles ``times`` times (64 B × 2^times)."""
+    binds = " ".join(f"BIND(CONCAT(?a{i - 1}, ?a{i - 1}) AS ?a{i})" for i in range(1, times + 1))
+    return f'SELECT (STRLEN(?a{times}) AS ?n) WHERE {{ BIND("{"a" * 64}" AS ?a0) {binds} }}'
+
+
+def wait_for(predicate, seconds: float, step: float = 0.05):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_workers_die_with_the_cli(sig, clean_env):
+    proc = spawn("nl2sparql-gen", "kb", "query", RUNAWAY, "--timeout", "300")
+    workers: set[int] = set()
+    try:
+        workers = wait_for(lambda: children_of(proc.pid), 60)
+        assert workers, "the query worker never started"
+        time.sleep(1.0)  # the worker is busy with the runaway query
+        proc.send_signal(sig)
+        proc.wait(timeout=10)
+        survivors = wait_for(lambda: not any(alive(pid) for pid in workers), 5) or \
+            [pid for pid in workers if alive(pid)]
+        assert survivors is True, f"workers still alive after {sig.name}: {survivors}"
+    finally:
+        for pid in children_of(proc.pid) | set(workers or ()) | {proc.pid}:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+@pytest.mark.parametrize("query", [CARTESIAN, doubling()], ids=["order-by-cartesian", "string-doubling"])
+def test_memory_cap_is_one_line(query, monkeypatch, clean_env):
+    monkeypatch.setenv("NL2SPARQL_WORKER_MEMORY", "512M")
+    start = time.monotonic()
+    proc = spawn("nl2sparql-gen", "kb", "query", query, "--timeout", "10")
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 45
+    assert proc.returncode == 2, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "memory cap" in lines[0] and "512 MiB" in lines[0], stderr
+    assert "backtrace" not in stderr.lower() and "panicked" not in stderr
+
+
+def test_timeout_stops_a_runaway_query(clean_env):
+    start = time.monotonic()
+    result = gen("kb", "query", RUNAWAY, "--timeout", "2")
+    assert_one_line_error(result, "2 s time budget")
+    assert time.monotonic() - start < 15
