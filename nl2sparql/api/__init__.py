@@ -24,16 +24,19 @@ from ..errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
 from ._agent import AgentResult, AgentStep, agent, agent_stream
+from ._ask import ask
 from ._ontology import ontology_catalog, ontology_prompt, ontology_term, search_ontology
 from ._generation import EXPORT_FORMATS, export_pool, generate, pool_stats
 from ._query import execute, fix, kb_info, load_store, serve_kb, validate
+from ._rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
 from ._scoring import match_options, score
 from ._translation import MODES, analyze, evaluate, retrieve, translate
 from .llm import llm_config
 from .pools import resolve_pool, resolve_pools, shipped_pools
 from .kbs import KBChoice, as_choice, close_all
-from .types import (Analysis, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
-                    OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult, ValidationResult)
+from .types import (Analysis, AskResult, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
+                    OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult,
+                    ValidationResult)
 
 __all__ = [
     # functions
@@ -41,12 +44,13 @@ __all__ = [
     "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
     "kb_info", "load_store", "serve_kb", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice", "agent", "agent_stream",
+    "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse", "ask",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results
     "Result", "Rows", "Issue", "ValidationResult", "FixResult", "Analysis", "Example", "RetrievalResult",
-    "TranslationResult", "OntologySearchResult", "KBInfo", "LoadResult", "GenerationResult", "ExportResult", "ScoreResult",
-    "AgentResult", "AgentStep",
+    "TranslationResult", "OntologySearchResult", "AskResult", "KBInfo", "LoadResult", "GenerationResult",
+    "ExportResult", "ScoreResult", "AgentResult", "AgentStep",
     # errors
     "Nl2SparqlError", "ConfigError", "DataError", "QueryError",
 ]

@@ -12,8 +12,14 @@ from .types import FixResult, Issue, KBInfo, LoadResult, Rows, ValidationResult
 
 
 def _need_query(query: str) -> str:
+    """``query`` when it is a non-empty text that is not SPARQL Update (refused with the KB's own message)."""
+    from ..kb.base import check_read_query
+    from ..sparql.lexer import query_form
+
     if not isinstance(query, str) or not query.strip():
         raise DataError("the query is empty: give a SPARQL SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    if query_form(query) == "update":
+        check_read_query(query)
     return query
 
 

@@ -249,3 +249,22 @@ class ScoreResult(Result):
     meta: dict = field(default_factory=dict)
     predictions: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class AskResult(Result):
+    """An external agent asked every question of a pool: the predictions file, counts, latencies, and the
+    score when it was asked for."""
+
+    predictions: str
+    agent: str
+    asked: int
+    answered: int
+    errors: int
+    resumed: int
+    skipped: int
+    seconds: float
+    latency_ms: dict[str, float] = field(default_factory=dict)
+    error_examples: list[str] = field(default_factory=list)
+    score: Optional[ScoreResult] = None
+    warnings: list[str] = field(default_factory=list)

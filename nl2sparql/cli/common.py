@@ -32,6 +32,13 @@ ServiceOpt = Annotated[Optional[List[str]], typer.Option(
     "--service", help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL "
     "instead); repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+LLMModelOpt = Annotated[Optional[str], typer.Option(
+    "--llm-model", help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
+LLMBaseUrlOpt = Annotated[Optional[str], typer.Option(
+    "--llm-base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
+    show_default=False)]
+LLMConfigOpt = Annotated[Optional[Path], typer.Option(
+    "--llm-config", help="LLM settings file (TOML).", show_default=False)]
 
 
 def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,

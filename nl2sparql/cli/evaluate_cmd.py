@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..api import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_TRANSLATOR
 from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, err_console, friendly, kb_choice, print_json
-from .score_cmd import (DuplicatesOpt, IgnoreOrderOpt, LangTagsOpt, MaxRowsOpt, OutOpt, RoundOpt,
-                        SameColumnsOpt, SameNamesOpt, ToleranceOpt, match_options, print_summary,
-                        progress_bar)
+from .score_cmd import (DuplicatesOpt, IgnoreOrderOpt, LangOpt, LangTagsOpt, LimitOpt, MaxRowsOpt, OutOpt,
+                        RoundOpt, SameColumnsOpt, SameNamesOpt, SplitOpt, ToleranceOpt, VariantOpt, match_options,
+                        print_summary, progress_bar)
 
 
 @friendly
@@ -22,14 +22,10 @@ def evaluate(
     translator: Annotated[str, typer.Option(
         "--translator", "-t", help="Translator to evaluate (gold, perturbed and garbage are test baselines).")]
         = DEFAULT_TRANSLATOR,
-    lang: Annotated[str, typer.Option("--lang", help="Question language: it or en.")] = "it",
-    split: Annotated[Optional[str], typer.Option("--split", help="Only this split of the pool.",
-                                                 show_default=False)] = None,
-    variant: Annotated[Optional[str], typer.Option(
-        "--variant", help="Ask a style variant instead (generic, linguist, linked_data_expert, pedagogical).",
-        show_default=False)] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N questions.",
-                                                 show_default=False)] = None,
+    lang: LangOpt = "it",
+    split: SplitOpt = None,
+    variant: VariantOpt = None,
+    limit: LimitOpt = None,
     out: OutOpt = Path("eval-report"),
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import kb_cmd, run_cmd, score_cmd
+from . import ask_cmd, kb_cmd, run_cmd, score_cmd
 
 app = typer.Typer(
     name="nl2sparql-gen",
@@ -18,3 +18,4 @@ app.command("run")(run_cmd.run)
 app.command("export")(run_cmd.export)
 app.add_typer(run_cmd.pool_app, name="pool")
 app.command("score")(score_cmd.score)
+app.command("ask")(ask_cmd.ask)

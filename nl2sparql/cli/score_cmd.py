@@ -36,6 +36,15 @@ LangTagsOpt = Annotated[str, typer.Option(
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="Row cap for gold and prediction alike.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for report.json, report.md and the chart.")]
 
+# -- shared question-selection flags (evaluate, ask) ---------------------------
+LangOpt = Annotated[str, typer.Option("--lang", help="Question language: it or en.")]
+SplitOpt = Annotated[Optional[str], typer.Option("--split", help="Only this split of the pool.", show_default=False)]
+VariantOpt = Annotated[Optional[str], typer.Option(
+    "--variant", help="Ask a style variant instead (generic, linguist, linked_data_expert, pedagogical).",
+    show_default=False)]
+LimitOpt = Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N questions.",
+                                                 show_default=False)]
+
 
 def match_options(same_columns: bool, same_names: bool, duplicates: bool, tolerance: float,
                   round_digits: Optional[int], ignore_order: bool, lang_tags: str) -> dict:

@@ -1,0 +1,263 @@
+"""Connectors to external agents under test: one question in, one SPARQL query out.
+
+Three ways to reach an agent:
+
+* :class:`CommandAgent`: a command template such as ``my-agent --question
+  {question}``. The template is split into arguments with :mod:`shlex` first
+  and the placeholders (``{question}``, ``{id}``, ``{lang}``) are substituted
+  inside each argument, so a question can never add arguments or reach a
+  shell. Without ``{question}`` the question goes to stdin. The answer is
+  read from stdout.
+* :class:`OpenAIChatAgent`: an OpenAI-compatible chat endpoint, through the
+  project's LLM client (retries with backoff), with a system prompt asking
+  for one SPARQL query and nothing else.
+* :class:`MCPToolAgent`: a tool of any MCP server started by a command line
+  (the SDK's stdio client); the question is passed as one argument of the
+  tool.
+
+Every answer goes through :func:`~nl2sparql.llm.extract_sparql` (a fenced or
+unfenced query among prose). A failure on one question is an
+:class:`AgentError` (recorded, the run goes on); an agent that cannot work
+at all is a :class:`~nl2sparql.errors.ConfigError` (one line, the run stops).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import ConfigError, Nl2SparqlError
+
+PLACEHOLDERS = ("{question}", "{id}", "{lang}")
+SYSTEM_PROMPT = ("You translate questions about LiITA (Linking Italian), the linked-data knowledge base of Italian "
+                 "lexical resources, into SPARQL. Answer with exactly one SPARQL query in a ```sparql code block "
+                 "and nothing else.")
+#: Keys of a tool's structured result that may hold the query (in this order).
+RESULT_KEYS = ("sparql", "query", "result")
+
+
+class AgentError(Nl2SparqlError):
+    """One question failed: the agent errored, timed out, or gave no SPARQL query."""
+
+
+class Agent(Protocol):
+    """Anything that answers a question with SPARQL text (or raises :class:`AgentError`)."""
+
+    label: str
+
+    def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
+        """The agent's raw answer to ``question`` within ``timeout`` seconds."""
+
+    def close(self) -> None:
+        """Release what the agent holds (a server process, an HTTP client)."""
+
+
+def _snippet(text: str, limit: int = 120) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit] + "…"
+
+
+class CommandAgent:
+    """A command run once per question; see the module docstring for the template."""
+
+    def __init__(self, template: str):
+        try:
+            self.argv = shlex.split(template)
+        except ValueError as exc:
+            raise ConfigError(f"cannot read the agent command {template!r}: {exc}") from None
+        if not self.argv:
+            raise ConfigError("the agent command is empty")
+        program = self.argv[0]
+        if "{" in program or shutil.which(program) is None:
+            raise ConfigError(f"agent command not found: {program} (give an executable on PATH or a path)")
+        self.stdin = not any("{question}" in arg for arg in self.argv)
+        self.label = f"command: {template}"
+
+    def argv_for(self, question: str, item_id: str, lang: str) -> list[str]:
+        """The arguments for one question (placeholders replaced inside each argument, never re-split)."""
+        values = {"{question}": question, "{id}": item_id, "{lang}": lang}
+        out = []
+        for arg in self.argv:
+            for key, value in values.items():
+                arg = arg.replace(key, value)
+            out.append(arg)
+        return out
+
+    def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
+        """Run the command; its stdout is the answer (a non-zero exit is an error naming stderr's last line)."""
+        try:
+            done = subprocess.run(self.argv_for(question, item_id, lang), input=question if self.stdin else None,
+                                  stdin=None if self.stdin else subprocess.DEVNULL, capture_output=True,
+                                  text=True, timeout=timeout, errors="replace")
+        except subprocess.TimeoutExpired:
+            raise AgentError(f"timed out after {timeout:g} s") from None
+        except OSError as exc:
+            raise AgentError(f"cannot run the agent: {exc.strerror or exc}") from None
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or [""])[-1]
+            raise AgentError(f"exit status {done.returncode}" + (f": {_snippet(last)}" if last else ""))
+        return done.stdout
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class OpenAIChatAgent:
+    """An OpenAI-compatible chat endpoint (``url`` ends in ``/v1``), asked once per question."""
+
+    def __init__(self, url: str, model: str, *, api_key_env: str = "OPENAI_API_KEY",
+                 system_prompt: str = SYSTEM_PROMPT, timeout: float = 60.0, concurrency: int = 4):
+        from ..llm import LLMClient, LLMConfig
+
+        if not model:
+            raise ConfigError("--agent-openai needs --model (the model name the endpoint serves)")
+        config = LLMConfig(model=model, base_url=url, api_key=os.environ.get(api_key_env) or None, timeout=timeout,
+                           max_retries=2, max_concurrency=concurrency, cache_path=None)
+        self.client = LLMClient(config, use_cache=False)
+        self.system_prompt = system_prompt
+        self.label = f"openai: {model} at {config.effective_base_url}"
+
+    def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
+        """The model's answer to the system prompt and the question."""
+        messages = [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": question}]
+        try:
+            return self.client.chat(messages, temperature=0.0).text
+        except Nl2SparqlError as exc:
+            raise AgentError(str(exc)) from None
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.client.close()
+
+
+class MCPToolAgent:
+    """A tool of an MCP server started with ``command`` (stdio); one connection serves every question."""
+
+    def __init__(self, command: str, tool: str, *, arg: str = "question", tool_args: dict | None = None,
+                 result_key: str | None = None, connect_timeout: float = 60.0):
+        from anyio.from_thread import start_blocking_portal
+
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ConfigError(f"cannot read the MCP server command {command!r}: {exc}") from None
+        if not argv or shutil.which(argv[0]) is None:
+            raise ConfigError(f"MCP server command not found: {argv[0] if argv else '(empty)'}")
+        self.tool, self.arg, self.fixed = tool, arg, dict(tool_args or {})
+        self.result_key = result_key
+        self.label = f"mcp: {tool} of {command}"
+        self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self._client_cm = None
+        self._portal_cm = start_blocking_portal()
+        self._portal = self._portal_cm.__enter__()
+        try:
+            client_cm = self._portal.wrap_async_context_manager(self._connect(argv, connect_timeout, self._errlog))
+            self._client = client_cm.__enter__()
+            self._client_cm = client_cm
+        except Exception as exc:  # the server did not start or did not speak MCP
+            self._errlog.seek(0)
+            said = (self._errlog.read().strip().splitlines() or [""])[-1]
+            self.close()
+            raise ConfigError(f"cannot start the MCP server {command!r}: "
+                              f"{_snippet(said or str(exc)) or type(exc).__name__}") from None
+        tools = {t.name for t in self._portal.call(self._client.list_tools).tools}
+        if tool not in tools:
+            self.close()
+            raise ConfigError(f"the MCP server has no tool {tool!r} (it has: {', '.join(sorted(tools))})")
+
+    @staticmethod
+    def _connect(argv: list[str], timeout: float, errlog):
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+        return Client(stdio_client(params, errlog=errlog), read_timeout_seconds=timeout)
+
+    async def _call(self, question: str, timeout: float):
+        import anyio
+        with anyio.fail_after(timeout):
+            return await self._client.call_tool(self.tool, {**self.fixed, self.arg: question})
+
+    def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
+        """Call the tool; the query is taken from its structured result, else from its text."""
+        try:
+            result = self._portal.call(self._call, question, timeout)
+        except TimeoutError:
+            raise AgentError(f"timed out after {timeout:g} s") from None
+        except Exception as exc:  # the connection broke: the MCP server exited or answered garbage
+            raise AgentError(f"the MCP call failed: {_snippet(str(exc)) or type(exc).__name__}") from None
+        text = "\n".join(getattr(block, "text", "") for block in result.content or [])
+        if result.is_error:
+            raise AgentError(f"the tool answered with an error: {_snippet(text)}")
+        return self._from_structured(result.structured_content) or text
+
+    def _from_structured(self, data: Any) -> str | None:
+        if not isinstance(data, dict):
+            return None
+        for key in ([self.result_key] if self.result_key else RESULT_KEYS):
+            value = data.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
+        return None
+
+    def close(self) -> None:
+        """Stop the MCP server and the event loop thread."""
+        if self._client_cm is not None:
+            client_cm, self._client_cm = self._client_cm, None
+            try:
+                client_cm.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001 - the server may already be gone; nothing left to release
+                pass
+        if self._portal_cm is not None:
+            portal_cm, self._portal_cm = self._portal_cm, None
+            portal_cm.__exit__(None, None, None)
+        self._errlog.close()
+
+
+def make_agent(spec: dict, *, timeout: float = 60.0, concurrency: int = 4) -> Agent:
+    """The connector a spec names: ``{"cmd": template}``, ``{"openai": url, "model": m, ...}`` or
+    ``{"mcp": command, "tool": name, "arg": "question", "tool_args": {...}}``."""
+    kinds = [k for k in ("cmd", "openai", "mcp") if spec.get(k)]
+    if len(kinds) != 1:
+        raise ConfigError("choose one agent: --agent-cmd, --agent-openai or --agent-mcp")
+    if kinds[0] == "cmd":
+        return CommandAgent(spec["cmd"])
+    if kinds[0] == "openai":
+        return OpenAIChatAgent(spec["openai"], spec.get("model") or "", api_key_env=spec.get("api_key_env")
+                               or "OPENAI_API_KEY", system_prompt=_prompt(spec.get("system_prompt")),
+                               timeout=timeout, concurrency=concurrency)
+    if not spec.get("tool"):
+        raise ConfigError("--agent-mcp needs --tool (the name of the tool that answers questions)")
+    return MCPToolAgent(spec["mcp"], spec["tool"], arg=spec.get("arg") or "question",
+                        tool_args=_tool_args(spec.get("tool_args")), result_key=spec.get("result_key"))
+
+
+def _prompt(value: str | None) -> str:
+    """The system prompt: the default, a text, or ``@file``."""
+    if not value:
+        return SYSTEM_PROMPT
+    if value.startswith("@"):
+        path = Path(value[1:])
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read the system prompt file {path}: {exc}") from None
+    return value
+
+
+def _tool_args(value) -> dict:
+    if value is None or isinstance(value, dict):
+        return dict(value or {})
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--tool-args must be a JSON object: {exc.msg}") from None
+    if not isinstance(parsed, dict):
+        raise ConfigError("--tool-args must be a JSON object, e.g. '{\"mode\": \"offline\"}'")
+    return parsed
