@@ -27,6 +27,7 @@ from ._query import execute, fix, kb_info, load_store, validate
 from ._scoring import match_options, score
 from ._translation import (MODES, analyze, evaluate, llm_config, resolve_pool, resolve_pools, retrieve, shipped_pools,
                            translate)
+from ._ui_support import pattern_labels, pool_items, sparql_tokens
 from .kbs import KBChoice, as_choice, close_all
 from .types import (Analysis, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
                     Result, RetrievalResult, Rows, ScoreResult, TranslationResult, ValidationResult)
@@ -35,7 +36,8 @@ __all__ = [
     # functions
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "kb_info", "load_store", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
-    "match_options", "llm_config", "close_all", "as_choice",
+    "match_options", "llm_config", "close_all", "as_choice", "pool_items", "pattern_labels",
+    "sparql_tokens",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results

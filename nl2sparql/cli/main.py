@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import evaluate_cmd
+from . import evaluate_cmd, ui_cmd
 from .retrieve_cmd import retrieve
 from .translate_cmd import translate, validate
 
@@ -19,3 +19,4 @@ app.command("retrieve")(retrieve)
 app.command("evaluate")(evaluate_cmd.evaluate)
 app.command("translate")(translate)
 app.command("validate")(validate)
+app.command("ui")(ui_cmd.ui)
