@@ -18,6 +18,8 @@ from nl2sparql.ui import score_tab, translate_tab
 from nl2sparql.ui.context import GENERIC_ERROR
 from nl2sparql.ui.render import MAX_SHOWN, NO_RESULTS, highlight_html, message
 
+from ui_helpers import scripted_agent
+
 FEAR_NOUNS = "Quali sostantivi esprimono paura?"
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
 UPDATES = [
@@ -206,14 +208,6 @@ def test_ontology_search_shows_the_hits(ctx, monkeypatch):
     assert calls == [("emozione", 4, ctx.kb)]
     assert list(table.columns) == ["rank", "score", "curie", "kind", "description", "count"]
     assert list(table.iloc[0]) == ["1", "0.91", "elita:HasEmotion", "property", "links an entry to an <emotion>", "120"]
-
-
-def scripted_agent(question, kb=None):
-    """A stand-in for the API's streaming agent: three nodes, the last with SPARQL and rows."""
-    yield {"node": "plan", "state": {"question": question, "patterns": ["EMOTION_LEXICON"]}}
-    yield {"node": "write", "state": {"sparql": "SELECT ?e WHERE { ?e a elita:Emotion }"}}
-    rows = api.execute("SELECT ?e WHERE { ?e a elita:Emotion }", kb=kb)
-    yield {"node": "execute", "state": {"rows": rows.to_dict(), "note": "<b>done</b>"}}
 
 
 def test_the_agent_trace_grows_step_by_step(ctx):

@@ -126,3 +126,15 @@ def off_host(requests: list[dict], host: str = "127.0.0.1") -> list[str]:
         elif from_page and not network and parts.scheme not in ("data", "blob", "about"):
             bad.append(req["url"])
     return bad
+
+
+def scripted_agent(question, kb=None):
+    """A stand-in for the API's streaming agent: three nodes, the last with rows (and text to escape)."""
+    from nl2sparql import api
+
+    yield {"node": "plan", "state": {"question": question, "patterns": ["EMOTION_LEXICON"]}}
+    time.sleep(0.3)
+    yield {"node": "write", "state": {"sparql": "SELECT ?e WHERE { ?e a elita:Emotion }"}}
+    time.sleep(0.3)
+    rows = api.execute("SELECT ?e WHERE { ?e a elita:Emotion }", kb=kb)
+    yield {"node": "execute", "state": {"rows": rows.to_dict(), "note": "<b>done</b>"}}
