@@ -88,7 +88,7 @@ def test_fix_and_check_through_the_api(client):
 def test_generation_streams_progress_then_counts(client):
     job = client.submit(12, 3, [], api_name="/generate")
     status, counts, coverage, rows, pool_file, manifest = job.result(timeout=240)
-    assert "Kept 12 of the 12" in status and table(counts)[0] == ["kept", "passed every check", "12"]
+    assert "Kept 12 of the 12" in status and table(counts)[0] == ["kept", "—", "12", "passed every check"]
     assert len(table(rows)) == 12 and len(Path(pool_file).read_text(encoding="utf-8").splitlines()) == 12
     seen = " ".join(str(out[0]) for out in job.outputs())
     assert "pattern composer" in seen and "pool writer" in seen

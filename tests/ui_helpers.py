@@ -66,7 +66,7 @@ def served(ctx) -> Iterator[str]:
 class Browser:
     """Headless Chromium with its network requests recorded (Chromium's performance log)."""
 
-    def __init__(self, width: int = 1400, height: int = 1100):
+    def __init__(self, downloads: Path, width: int = 1400, height: int = 1100):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -78,7 +78,11 @@ class Browser:
         options.add_argument(f"--user-data-dir={self.profile}")
         options.add_argument(f"--window-size={width},{height}")
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                                  "download.prompt_for_download": False})
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        self.downloads = Path(downloads)
         self.requests: list[dict] = []
 
     def record(self) -> list[dict]:
@@ -97,6 +101,7 @@ class Browser:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         size = self.driver.get_window_size()
+        self.driver.execute_script("window.scrollTo(0, 0)")
         if full:
             height = self.driver.execute_script("return document.documentElement.scrollHeight")
             self.driver.set_window_size(size["width"], min(max(height + 40, size["height"]), 6000))

@@ -6,6 +6,7 @@ Register with ``app.command("ui")(ui)`` in ``cli/main.py``.
 from __future__ import annotations
 
 import logging
+import socket
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -34,6 +35,7 @@ def ui(
     from ..ui import Context, build_app, launch, warm_up
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _check_port(host, port)
     kb = kb_choice(store, endpoint, timeout)
     settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config) if llm else None
     api.execute("ASK {}", kb=kb)  # opens the KB now, so a bad --store or --endpoint is one line, not a broken page
@@ -49,3 +51,13 @@ def ui(
             raise fail(f"cannot serve on {host}:{port} ({exc}); choose another --port or --host")
     finally:
         ctx.cleanup()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one line, before loading anything, when ``host:port`` cannot be served."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise fail(f"cannot serve on {host}:{port} ({exc.strerror}); choose another --port or --host")

@@ -45,7 +45,8 @@ def analyze(ctx: Context, question: str):
     summary = (f'<table class="nl2s-kv"><tr><th>language</th><td>{esc(language)}</td></tr>'
                f'<tr><th>answer shape</th><td>{esc(result.shape)}</td></tr>'
                f'<tr><th>complexity</th><td>{esc(result.complexity)}</td></tr></table>' + _readings(result.readings))
-    return message("ok", "Analyzed."), summary, patterns_frame(result.patterns), slots_html(result.slots)
+    status = message("ok", f"Analyzed: read as {language}, {len(result.patterns)} pattern(s) detected.")
+    return status, summary, patterns_frame(result.patterns), slots_html(result.slots)
 
 
 def build(ctx: Context) -> None:

@@ -20,7 +20,21 @@ from .widgets import download, selected_sparql
 
 MAX_TARGET = 2000
 GENERATED = "the pool just generated"
-COUNT_COLUMNS = ["outcome", "reason", "items"]
+COUNT_COLUMNS = ["outcome", "reason", "items", "what it means"]
+#: Plain words for the pipeline's usual rejection reasons (others are shown by name only).
+REASONS = {
+    "over_target": "passed every check, but the target was already reached",
+    "duplicate_query": "the same query as an earlier candidate",
+    "duplicate_answer": "the same answer and patterns as an earlier candidate",
+    "duplicate_question": "the same question as an earlier candidate",
+    "slow_scan": "would start from a very large scan of the KB (drawn less often)",
+    "empty": "returns no rows on this KB",
+    "oversized": "returns too many rows to be a useful answer",
+    "degenerate": "returns an answer with nothing to learn from",
+    "timeout": "ran past its time budget",
+    "parse": "does not parse",
+    "execution": "failed on the KB",
+}
 BROWSE_COLUMNS = ["id", "question (IT)", "question (EN)", "patterns", "difficulty", "split", "rows"]
 
 EXAMPLES = [[20, 1, []], [50, 7, ["EMOTION_LEXICON", "POS_FILTER"]], [30, 3, ["TRANSLATION"]]]
@@ -28,8 +42,9 @@ EXAMPLES = [[20, 1, []], [50, 7, ["EMOTION_LEXICON", "POS_FILTER"]], [30, 3, ["T
 
 def counts_frame(result) -> pd.DataFrame:
     """Kept items and rejected candidates by reason."""
-    rows = [["kept", "passed every check", result.kept]]
-    rows += [["rejected", reason, n] for reason, n in sorted(result.rejected.items(), key=lambda kv: -kv[1])]
+    rows = [["kept", "—", result.kept, "passed every check"]]
+    rows += [["rejected", reason, n, REASONS.get(reason, "")]
+             for reason, n in sorted(result.rejected.items(), key=lambda kv: -kv[1])]
     return frame(rows, COUNT_COLUMNS)
 
 
@@ -132,7 +147,7 @@ def build(ctx: Context) -> None:
             show = gr.Button("Show", elem_id="gen-show", min_width=100)
         browse_status = gr.HTML(elem_id="gen-browse-status")
         table = gr.Dataframe(frame([], BROWSE_COLUMNS), interactive=False, wrap=True, max_height=420,
-                             elem_id="gen-table")
+                             column_widths=["9%", "30%", "30%", "15%", "6%", "5%", "5%"], elem_id="gen-table")
         sparql = gr.HTML(elem_id="gen-sparql")
         queries = gr.State([])
 

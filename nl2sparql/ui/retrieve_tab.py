@@ -40,14 +40,14 @@ def build(ctx: Context) -> None:
                     "patterns). The translator uses them as models.")
         with gr.Row(equal_height=True):
             question = gr.Textbox(label="Question", elem_id="re-question", scale=4)
-            k = gr.Slider(1, 20, value=5, step=1, label="How many", scale=1, min_width=160)
+            k = gr.Slider(1, 20, value=5, step=1, label="How many", scale=1, min_width=200)
             pool = gr.Dropdown([ALL_POOLS, *api.shipped_pools()], value=ALL_POOLS, label="Pool", scale=1,
-                               min_width=180)
+                               min_width=220)
             go = gr.Button("Retrieve", variant="primary", elem_id="re-go", scale=1, min_width=120)
         gr.Examples(EXAMPLES, inputs=[question, k], label="Example questions")
         status = gr.HTML(elem_id="re-status")
         table = gr.Dataframe(frame([], COLUMNS), interactive=False, wrap=True, label="Nearest examples",
-                             elem_id="re-table")
+                             column_widths=["6%", "8%", "13%", "48%", "25%"], elem_id="re-table")
         sparql = gr.HTML(elem_id="re-sparql")
         queries = gr.State([])
         go.click(partial(retrieve, ctx), [question, k, pool], [status, table, queries],

@@ -108,14 +108,16 @@ def build(ctx: Context) -> None:
                                   elem_id="sc-pred-file", height=150)
         with gr.Row(equal_height=True):
             split = gr.Dropdown(SPLITS, value="all", label="Split", min_width=120)
-            limit = gr.Number(20, label="Items (offline translator only)", precision=0, minimum=1, min_width=160)
+            limit = gr.Number(20, label="Items (offline translator only)", precision=0, minimum=1, min_width=160,
+                              elem_id="sc-limit")
             go = gr.Button("Score", variant="primary", elem_id="sc-go", min_width=140)
         gr.Examples(EXAMPLES, inputs=[gold, split, limit], label="Example settings")
         status = gr.HTML(elem_id="sc-status")
         summary = gr.HTML(elem_id="sc-summary")
         chart = gr.Image(label="Accuracy by pattern", type="filepath", interactive=False, elem_id="sc-chart")
         verdicts = gr.Dataframe(frame([], VERDICT_COLUMNS), label="Per-item verdicts", interactive=False, wrap=True,
-                                max_height=420, elem_id="sc-verdicts")
+                                max_height=420, column_widths=["9%", "17%", "6%", "8%", "9%", "21%", "30%"],
+                                elem_id="sc-verdicts")
         with gr.Row():
             report_md = download("Download the report (Markdown)", "sc-report-md")
             report_json = download("Download the report (JSON, with every query)", "sc-report-json")
