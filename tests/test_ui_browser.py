@@ -102,15 +102,24 @@ class Page:
         return path
 
     def watch(self, elem_id: str) -> None:
-        """Record every text the element shows from now on (``seen(elem_id)`` returns them)."""
+        """Record every new text the element shows from now on (``seen(elem_id)`` returns them).
+
+        Gradio's "processing…" overlay, drawn inside an output while a request runs, is left out,
+        so the old message under it never counts as a new one.
+        """
         self.driver.execute_script("""
+            window.__textOf = (e) => { const c = e.cloneNode(true);
+                c.querySelectorAll('[data-testid="status-tracker"]').forEach((t) => t.remove());
+                return c.textContent; };
+            const start = document.getElementById(arguments[0]);
             window.__seen = window.__seen || {};
-            window.__seen[arguments[0]] = [];
+            window.__seen[arguments[0]] = [start ? window.__textOf(start) : ""];
             if (!window.__watcher) {
                 window.__watcher = new MutationObserver(() => {
                     for (const [id, texts] of Object.entries(window.__seen)) {
                         const e = document.getElementById(id);
-                        if (e && texts[texts.length - 1] !== e.innerText) texts.push(e.innerText);
+                        const text = e ? window.__textOf(e) : "";
+                        if (texts[texts.length - 1] !== text) texts.push(text);
                     }
                 });
                 window.__watcher.observe(document.body, {subtree: true, childList: true, characterData: true});
@@ -118,7 +127,7 @@ class Page:
         """, elem_id)
 
     def seen(self, elem_id: str) -> list[str]:
-        return self.driver.execute_script("return window.__seen[arguments[0]]", elem_id)
+        return self.driver.execute_script("return window.__seen[arguments[0]].slice(1)", elem_id)
 
     def assert_no_traceback(self) -> None:
         body = self.css("body").text

@@ -15,9 +15,10 @@ from .render import NO_RESULTS, rows_caption, rows_files, rows_frame
 from .widgets import results_block
 
 EXAMPLES = [
-    ["SELECT ?emotion ?label WHERE {\n  ?emotion a elita:Emotion ;\n           rdfs:label ?label .\n}\nORDER BY ?label"],
-    ["SELECT ?wr WHERE {\n  ?lemma a lila:Lemma ;\n         lila:hasPOS lila:adjective ;\n         ontolex:writtenRep ?wr .\n}"
-     "\nORDER BY ?wr\nLIMIT 20"],
+    ["SELECT ?emotion ?label WHERE {\n  ?emotion a elita:Emotion ;\n"
+     "           rdfs:label ?label .\n}\nORDER BY ?label"],
+    ["SELECT ?wr WHERE {\n  ?lemma a lila:Lemma ;\n         lila:hasPOS lila:adjective ;\n"
+     "         ontolex:writtenRep ?wr .\n}\nORDER BY ?wr\nLIMIT 20"],
     ["SELECT ?g (COUNT(*) AS ?triples) WHERE {\n  GRAPH ?g { ?s ?p ?o }\n}\nGROUP BY ?g\nORDER BY DESC(?triples)"],
     ["ASK { ?lemma ontolex:writtenRep \"casa\"@it }"],
 ]
@@ -43,7 +44,7 @@ def build(ctx: Context) -> None:
                         elem_id="exec-query")
         gr.Examples(EXAMPLES, inputs=[query], example_labels=LABELS, label="Example queries")
         with gr.Row():
-            cap = gr.Number(label="Row cap", value=1000, minimum=1, precision=0, scale=0, min_width=140,
+            cap = gr.Number(label="Row cap", value=1000, precision=0, scale=0, min_width=140,
                             elem_id="exec-cap")
             run = gr.Button("Run query", variant="primary", elem_id="exec-run", scale=0, min_width=180)
         status = gr.HTML(elem_id="exec-status")

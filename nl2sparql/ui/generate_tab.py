@@ -123,7 +123,7 @@ def build(ctx: Context) -> None:
                     "queries from the pattern catalogue, keep only those that run with useful answers, write "
                     "Italian and English questions. The same seed gives the same pool.")
         with gr.Row(equal_height=True):
-            target = gr.Number(30, label="Examples to keep", minimum=1, maximum=MAX_TARGET, precision=0,
+            target = gr.Number(30, label="Examples to keep", precision=0,
                                elem_id="gen-target", min_width=140)
             seed = gr.Number(1, label="Seed", precision=0, elem_id="gen-seed", min_width=120)
             patterns = gr.Dropdown(api.pattern_labels(), multiselect=True, label="Only these patterns (optional)",
@@ -156,7 +156,8 @@ def build(ctx: Context) -> None:
 
         on_browse = partial(browse, ctx)
 
-        go.click(on_generate, [target, seed, patterns], [status, counts, coverage, table, queries, pool_file, manifest, generated],
+        go.click(on_generate, [target, seed, patterns],
+                 [status, counts, coverage, table, queries, pool_file, manifest, generated],
                  api_name="generate", concurrency_limit=1)
         show.click(on_browse, [which, generated, text], [browse_status, table, queries], api_name="browse")
         text.submit(on_browse, [which, generated, text], [browse_status, table, queries], api_visibility="private")

@@ -17,8 +17,8 @@ from .render import NO_RESULTS, frame, message, short
 
 UNAVAILABLE = "Ontology search is not available in this build (nl2sparql.api has no search_ontology yet)."
 
-EXAMPLES = [["the emotion a lexical entry expresses", 5], ["traduzione in un dialetto", 5],
-            ["iperonimo", 5], ["part of speech of a lemma", 5]]
+EXAMPLES = [["the emotion a lexical entry expresses"], ["traduzione in un dialetto"], ["iperonimo"],
+            ["part of speech of a lemma"]]
 
 #: Columns shown, in order, when a hit has them.
 COLUMNS = ("rank", "score", "curie", "kind", "label", "label_it", "label_en", "description", "count")
@@ -63,10 +63,10 @@ def build(ctx: Context) -> None:
             gr.HTML(message("warn", UNAVAILABLE), elem_id="on-unavailable")
         with gr.Row(equal_height=True):
             query = gr.Textbox(label="Description", elem_id="on-query", scale=5, interactive=available)
-            k = gr.Slider(1, 20, value=5, step=1, label="How many", scale=1, min_width=160)
+            k = gr.Slider(1, 20, value=5, step=1, label="How many", scale=1, min_width=200)
             go = gr.Button("Search", variant="primary", elem_id="on-go", scale=1, min_width=120,
                            interactive=available)
-        gr.Examples(EXAMPLES, inputs=[query, k], label="Example descriptions")
+        gr.Examples(EXAMPLES, inputs=[query], label="Example descriptions")
         status = gr.HTML(elem_id="on-status")
         table = gr.Dataframe(NO_RESULTS, interactive=False, wrap=True, label="Matching terms", elem_id="on-table")
         go.click(partial(search, ctx), [query, k], [status, table], api_name="search_ontology")

@@ -14,11 +14,7 @@ from .widgets import selected_sparql
 ALL_POOLS = "all shipped pools"
 COLUMNS = ["rank", "score", "id", "question", "patterns"]
 
-EXAMPLES = [
-    ["sinonimi di paura", 5],
-    ["Which emotions does the word 'nostalgia' convey?", 3],
-    ["traduzione in siciliano", 5],
-]
+EXAMPLES = [["sinonimi di paura"], ["Which emotions does the word 'nostalgia' convey?"], ["traduzione in siciliano"]]
 
 
 @guarded(frame([], COLUMNS), [])
@@ -44,7 +40,7 @@ def build(ctx: Context) -> None:
             pool = gr.Dropdown([ALL_POOLS, *api.shipped_pools()], value=ALL_POOLS, label="Pool", scale=1,
                                min_width=220)
             go = gr.Button("Retrieve", variant="primary", elem_id="re-go", scale=1, min_width=120)
-        gr.Examples(EXAMPLES, inputs=[question, k], label="Example questions")
+        gr.Examples(EXAMPLES, inputs=[question], label="Example questions")
         status = gr.HTML(elem_id="re-status")
         table = gr.Dataframe(frame([], COLUMNS), interactive=False, wrap=True, label="Nearest examples",
                              column_widths=["6%", "8%", "13%", "48%", "25%"], elem_id="re-table")

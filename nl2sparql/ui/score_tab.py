@@ -81,8 +81,13 @@ def score(ctx: Context, gold: str, gold_file: str | None, predictions: str | Non
             yield (value,) + skip
             continue
         who = "the uploaded predictions" if predictions else "the offline translator"
-        status = message("ok", f"Scored {value.summary['n']} item(s): {who} against {gold_pool_name(gold, gold_file)}.",
-                         value.warnings)
+        notes = list(value.warnings)
+        missing = value.meta.get("missing_predictions", 0)
+        if predictions and missing:
+            notes.append(f"{missing} gold item(s) have no prediction in the file (scored as missing)")
+        kind = "warn" if predictions and missing == value.summary["n"] else "ok"
+        status = message(kind, f"Scored {value.summary['n']} item(s): {who} against {gold_pool_name(gold, gold_file)}.",
+                         notes)
         yield (status, summary_html(value), value.reports.get("chart"), verdicts_frame(value.items),
                value.reports.get("markdown"), value.reports.get("json"))
 
@@ -108,7 +113,7 @@ def build(ctx: Context) -> None:
                                   elem_id="sc-pred-file", height=150)
         with gr.Row(equal_height=True):
             split = gr.Dropdown(SPLITS, value="all", label="Split", min_width=120)
-            limit = gr.Number(20, label="Items (offline translator only)", precision=0, minimum=1, min_width=160,
+            limit = gr.Number(20, label="Items (offline translator only)", precision=0, min_width=160,
                               elem_id="sc-limit")
             go = gr.Button("Score", variant="primary", elem_id="sc-go", min_width=140)
         gr.Examples(EXAMPLES, inputs=[gold, split, limit], label="Example settings")
@@ -125,5 +130,6 @@ def build(ctx: Context) -> None:
         def on_score(gold, gold_file, predictions, split, limit, progress=gr.Progress()):
             yield from score(ctx, gold, gold_file, predictions, split, limit, progress)
 
-        go.click(on_score, [gold, gold_file, predictions, split, limit], [status, summary, chart, verdicts, report_md, report_json],
+        go.click(on_score, [gold, gold_file, predictions, split, limit],
+                 [status, summary, chart, verdicts, report_md, report_json],
                  api_name="score", concurrency_limit=1)

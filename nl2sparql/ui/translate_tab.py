@@ -36,6 +36,8 @@ def translate(ctx: Context, question: str, mode: str = "offline", execute: bool 
 
     Returns (status, SPARQL, patterns, slots, checks, caption, rows, CSV path, JSON path, similar examples).
     """
+    if mode == "llm" and ctx.llm is None:
+        raise api.ConfigError("the LLM translator is off in this app (start it with `nl2sparql ui --llm`)")
     llm = ctx.llm if mode == "llm" else None
     result = api.translate(question or "", mode=mode, execute=execute, kb=ctx.kb, llm=llm)
     how = f"{result.mode}, {result.source}, confidence {result.confidence:.2f}"
