@@ -21,6 +21,9 @@ from .style import CSS, theme
 
 log = logging.getLogger("nl2sparql.ui")
 
+#: The largest file a visitor may upload (gold pools and predictions for the Score tab).
+MAX_UPLOAD = "100mb"
+
 TABS = (translate_tab, agent_tab, analyze_tab, retrieve_tab, ontology_tab, execute_tab, fix_tab, generate_tab,
         score_tab)
 
@@ -62,4 +65,5 @@ def launch(app: gr.Blocks, *, host: str = "127.0.0.1", port: int = 7860, block: 
     app.queue(default_concurrency_limit=2)
     return app.launch(server_name=host, server_port=port, share=False, prevent_thread_lock=not block, quiet=quiet,
                       show_error=False, ssr_mode=False, mcp_server=False, pwa=False, footer_links=[],
-                      allowed_paths=[str(ctx.workdir)], theme=theme(), css=CSS, enable_monitoring=False)
+                      allowed_paths=[str(ctx.workdir)], max_file_size=MAX_UPLOAD, theme=theme(), css=CSS,
+                      enable_monitoring=False)
