@@ -7,6 +7,7 @@ stream (the API's agent is built elsewhere), so streaming is tested over the wir
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -164,3 +165,7 @@ def test_the_command_refuses_a_busy_port_and_a_missing_store(tmp_path):
     done = subprocess.run([*CLI, "ui", "--store", str(tmp_path / "none")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "no Oxigraph store" in done.stderr and "Traceback" not in done.stderr
+    bare = {k: v for k, v in os.environ.items() if not k.startswith(("NL2SPARQL_LLM", "OPENAI_"))}
+    done = subprocess.run([*CLI, "ui", "--llm"], capture_output=True, text=True, timeout=120,
+                          env={**bare, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")})
+    assert done.returncode == 2 and "no LLM configured" in done.stderr and "Traceback" not in done.stderr

@@ -100,6 +100,22 @@ def test_an_unexpected_error_is_generic_in_the_page_and_logged_in_full(ctx, monk
     assert logged and logged[0].exc_info and "internal detail" in str(logged[0].exc_info[1])
 
 
+def test_translate_with_the_llm_when_the_app_has_one(ctx, fake_llm, tmp_path, monkeypatch):
+    from llm_fake_server import FAKE_MODEL
+    answer = ("```sparql\nSELECT DISTINCT ?lemma ?wr WHERE { ?lemma a lila:Lemma ; lila:hasPOS lila:noun ; "
+              "ontolex:writtenRep ?wr . ?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura . } "
+              "ORDER BY ?wr\n```")
+    fake_llm.enqueue(answer)
+    for key, value in fake_llm.env(tmp_path).items():
+        monkeypatch.setenv(key, value)
+    with_llm = Context(kb=ctx.kb, llm=api.llm_config(model=FAKE_MODEL), workdir=tmp_path / "work")
+    status, sparql, *_, table, _, _, _ = translate_tab.translate(with_llm, FEAR_NOUNS, "llm")
+    assert "(llm, llm," in text_of(status) and fake_llm.request_count == 1
+    assert "elita:Paura" in sparql and "angoscia" in set(table["?wr"])
+    assert_error(translate_tab.translate(ctx, FEAR_NOUNS, "llm")[0], "LLM translator is off")
+    assert fake_llm.request_count == 1, "an app started without --llm never calls an LLM"
+
+
 def test_check_an_edited_query(ctx):
     status, issues = translate_tab.check(ctx, "SELECT ?s WHERE { ?s lexinfo:hypernym ?o }")
     assert "nl2s-msg" in status and "hypernym" in text_of(issues).lower()

@@ -9,6 +9,7 @@ server log only.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import inspect
 import logging
@@ -33,13 +34,21 @@ GENERIC_ERROR = "something went wrong on the server (the details are in its log)
 class Context:
     """The settings of one running app: the KB, the optional LLM and a private folder for files to download.
 
+    Without ``workdir`` a temporary folder is made, and removed when the process exits.
+
     The KB is chosen when the app starts (``--store`` / ``--endpoint``), never from the page,
     so a visitor cannot point the server at another host or directory.
     """
 
     kb: api.KBChoice = field(default_factory=api.KBChoice)
     llm: Any = None
-    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="nl2sparql-ui-")))
+    workdir: Path | None = None
+
+    def __post_init__(self):
+        if self.workdir is None:  # a temporary folder of our own, removed at exit
+            self.workdir = Path(tempfile.mkdtemp(prefix="nl2sparql-ui-"))
+            atexit.register(self.cleanup)
+        self.workdir = Path(self.workdir)
 
     def new_dir(self, kind: str) -> Path:
         """A fresh folder under the work folder for one request's files (``kind-<random>``)."""
