@@ -36,7 +36,8 @@ UPDATES = [
     "MOVE DEFAULT TO <http://example.org/g>",
     "COPY DEFAULT TO <http://example.org/g>",
 ]
-INJECTIONS = ['"} . ?s ?p ?o . FILTER("', "l'albero \"grande\"", "back\\slash \\\" quote", "{ } { } ]", "riga\nnuova\r\n",
+INJECTIONS = ['"} . ?s ?p ?o . FILTER("', "l'albero \"grande\"", "back\\slash \\\" quote", "{ } { } ]",
+              "riga\nnuova\r\n",
               "😀🇮🇹 paura?", "parola " * 1700, "\x00\x07"]
 
 #: (case, endpoint, arguments, expected: "error" + words in the line, or "ok")

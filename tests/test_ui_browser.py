@@ -8,7 +8,6 @@ test checks that every request the page made stayed on 127.0.0.1.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -176,7 +175,7 @@ def test_an_empty_question_is_a_message_in_the_page(page):
     page.browser.shot("translate-error", full=False)
 
 
-# -- Execute SPARQL ------------------------------------------------------------------------------------------------------
+# -- Execute SPARQL ---------------------------------------------------------------------------------------------------
 def _edit_code(page, elem_id: str, *strokes: list) -> None:
     """Click into a code editor and type: each stroke is one ``send_keys`` (modifiers are released after each)."""
     editor = page.wait(lambda d: d.find_element(page.By.CSS_SELECTOR, f"#{elem_id} .cm-content"))

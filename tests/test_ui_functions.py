@@ -197,7 +197,8 @@ def test_fix_shows_before_after_and_fixes(ctx):
 
 
 def test_highlighting_keeps_the_query_and_escapes_it():
-    query = 'PREFIX elita: <http://w3id.org/elita/>\n# emotions\nSELECT ?e WHERE { ?e a elita:Emotion ; rdfs:label "x"@it }'
+    query = ('PREFIX elita: <http://w3id.org/elita/>\n# emotions\n'
+             'SELECT ?e WHERE { ?e a elita:Emotion ; rdfs:label "x"@it }')
     shown = highlight_html(query)
     assert text_of(shown) == query
     assert '<span class="sq-keyword">SELECT</span>' in shown and '<span class="sq-var">?e</span>' in shown

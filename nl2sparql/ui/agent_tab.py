@@ -8,9 +8,8 @@ In a build without the agent the tab says so and its button is disabled.
 
 from __future__ import annotations
 
-from functools import partial
-
 import time
+from functools import partial
 from typing import Any, Iterable, Iterator
 
 import gradio as gr

@@ -6,7 +6,6 @@ Each run writes into its own folder under the app's work folder (a temporary dir
 from __future__ import annotations
 
 from functools import partial
-
 from pathlib import Path
 
 import gradio as gr

@@ -6,7 +6,6 @@ In a build without ``api.search_ontology`` the tab says so and its button is dis
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Any
 
 import gradio as gr
