@@ -130,11 +130,11 @@ def build(ctx: Context) -> None:
             go = gr.Button("Generate", variant="primary", elem_id="gen-go", min_width=140)
         gr.Examples(EXAMPLES, inputs=[target, seed, patterns], label="Example settings")
         status = gr.HTML(elem_id="gen-status")
-        with gr.Row():
-            counts = gr.Dataframe(frame([], COUNT_COLUMNS), label="Kept and rejected", interactive=False,
-                                  elem_id="gen-counts", scale=2)
-            coverage = gr.BarPlot(x="pattern", y="items", label="Pattern coverage", elem_id="gen-coverage",
-                                  sort=api.pattern_labels(), x_label_angle=-40, height=320, scale=3)
+        counts = gr.Dataframe(frame([], COUNT_COLUMNS), label="Kept and rejected", interactive=False, wrap=True,
+                              column_widths=["12%", "20%", "8%", "60%"], elem_id="gen-counts")
+        coverage = gr.BarPlot(x="pattern", y="items", label="Pattern coverage (items per pattern label)",
+                              elem_id="gen-coverage", sort=api.pattern_labels(), x_label_angle=-35, height=340,
+                              y_lim=[0, None])
         with gr.Row():
             pool_file = download("Download the pool (JSONL)", "gen-pool-file")
             manifest = download("Download the manifest (JSON)", "gen-manifest")

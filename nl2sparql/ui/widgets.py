@@ -9,8 +9,8 @@ from .render import NO_RESULTS, highlight_html
 
 def download(label: str, elem_id: str) -> gr.DownloadButton:
     """A compact download button; a handler gives it its file by returning the path."""
-    return gr.DownloadButton(label, value=None, size="sm", variant="secondary", elem_id=elem_id, min_width=140,
-                             scale=0)
+    return gr.DownloadButton(label, value=None, size="sm", variant="secondary", elem_id=elem_id,
+                             min_width=max(140, 9 * len(label)), scale=0)
 
 
 def results_block(prefix: str, downloads: bool = True) -> tuple:
