@@ -31,6 +31,7 @@ from ._query import execute, fix, kb_info, load_store, serve_kb, validate
 from ._rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
 from ._scoring import match_options, score
 from ._translation import MODES, analyze, evaluate, retrieve, translate
+from ._ui_support import pattern_labels, pool_items, sparql_tokens
 from .llm import llm_config
 from .pools import resolve_pool, resolve_pools, shipped_pools
 from .kbs import KBChoice, as_choice, close_all
@@ -45,6 +46,7 @@ __all__ = [
     "kb_info", "load_store", "serve_kb", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice", "agent", "agent_stream",
     "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse", "ask",
+    "pool_items", "pattern_labels", "sparql_tokens",
     # choices and constants
     "KBChoice", "MODES", "EXPORT_FORMATS", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_TRANSLATOR",
     # results

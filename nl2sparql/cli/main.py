@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import evaluate_cmd, mcp_cmd, ontology_cmd
+from . import evaluate_cmd, mcp_cmd, ontology_cmd, ui_cmd
 from .agent_cmd import agent, agent_viz
 from .retrieve_cmd import retrieve
 from .translate_cmd import translate, validate
@@ -24,3 +24,4 @@ app.add_typer(ontology_cmd.app, name="ontology")
 app.command("agent")(agent)
 app.command("agent-viz")(agent_viz)
 app.add_typer(mcp_cmd.app, name="mcp")
+app.command("ui")(ui_cmd.ui)

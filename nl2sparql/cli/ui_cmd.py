@@ -1,0 +1,63 @@
+"""``nl2sparql ui``: serve the web UI (a Gradio app over :mod:`nl2sparql.api`).
+
+Register with ``app.command("ui")(ui)`` in ``cli/main.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import EndpointOpt, StoreOpt, TimeoutOpt, console, fail, friendly, kb_choice
+
+
+@friendly
+def ui(
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to serve on.")] = 7860,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).")] = "127.0.0.1",
+    store: StoreOpt = None,
+    endpoint: EndpointOpt = None,
+    timeout: TimeoutOpt = 20.0,
+    llm: Annotated[bool, typer.Option("--llm", help="Offer the LLM translator too (needs a configured LLM).")] = False,
+    llm_model: Annotated[Optional[str], typer.Option(
+        help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)] = None,
+    llm_base_url: Annotated[Optional[str], typer.Option(
+        help="OpenAI-compatible server URL (else OPENAI_BASE_URL).", show_default=False)] = None,
+    llm_config: Annotated[Optional[Path], typer.Option(help="LLM settings file (TOML).", show_default=False)] = None,
+) -> None:
+    """Start the web UI: translate, run, check, generate and score in the browser (offline; Ctrl+C stops it)."""
+    from .. import api
+    from ..ui import Context, build_app, launch, warm_up
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _check_port(host, port)
+    kb = kb_choice(store, endpoint, timeout)
+    settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config) if llm else None
+    api.execute("ASK {}", kb=kb)  # opens the KB now, so a bad --store or --endpoint is one line, not a broken page
+    ctx = Context(kb=kb, llm=settings)
+    try:
+        app = build_app(ctx)
+        warm_up(ctx)
+        console.print(f"nl2sparql UI on [bold]http://{host}:{port}/[/]  (knowledge base: {kb.label}; Ctrl+C stops it)",
+                      highlight=False)
+        try:
+            launch(app, host=host, port=port, quiet=True)
+        except OSError as exc:
+            raise fail(f"cannot serve on {host}:{port} ({exc}); choose another --port or --host")
+    finally:
+        ctx.cleanup()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one line, before loading anything, when ``host:port`` cannot be served."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise fail(f"cannot serve on {host}:{port} ({exc.strerror}); choose another --port or --host")
