@@ -11,7 +11,7 @@ import json
 import pytest
 from langgraph.errors import GraphRecursionError
 
-from nl2sparql import api
+from nl2sparql import api, service
 from nl2sparql.agent import AgentContext, Run, recursion_limit, sqlite_checkpointer
 from nl2sparql.agent.testing import Interrupted, InterruptingKB, ScriptedTranslator
 from nl2sparql.errors import ConfigError, DataError
@@ -184,7 +184,7 @@ def test_without_the_ontology_search_explore_relies_on_its_probes(sample_kb, mon
     def broken(*args, **kw):
         raise Broken("the ontology index is missing")
 
-    monkeypatch.setattr(api, "search_ontology", broken)
+    monkeypatch.setattr(service, "search_ontology", broken)  # what the agent calls
     result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
     assert "the ontology index is missing" in result.analysis["schema_note"]
     ontology = next(f for f in result.exploration if f["kind"] == "ontology")

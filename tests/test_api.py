@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nl2sparql import api
-from nl2sparql.api.kbs import shared_kb
+from nl2sparql.service.kbs import shared_kb
 from nl2sparql.errors import ConfigError, DataError, QuerySyntaxError, UpdateRefused
 
 FEAR_NOUNS = "Quali sostantivi esprimono paura?"

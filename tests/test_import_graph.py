@@ -16,9 +16,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "nl2sparql"
 
-#: What the command-line layer may import: it presents what nl2sparql.api returns (plus typer/rich).
+#: What the command-line layer may import: it presents what nl2sparql.api returns (plus typer/rich), and it
+#: starts the two other ways in (the MCP server and the web UI), which stand on the API themselves.
 CLI_MAY_IMPORT = ("nl2sparql.api", "nl2sparql.errors", "nl2sparql.checks", "nl2sparql.namespaces", "nl2sparql.cli",
-                  "nl2sparql.fileio")
+                  "nl2sparql.fileio", "nl2sparql.paths", "nl2sparql.mcp", "nl2sparql.ui")
+#: The ways in other than the CLI: they stand on nl2sparql.api alone (plus their own modules and plain helpers).
+WAYS_IN = ("nl2sparql.mcp", "nl2sparql.ui")
+WAY_IN_MAY_IMPORT = ("nl2sparql.api", "nl2sparql.errors", "nl2sparql.checks", "nl2sparql.namespaces",
+                     "nl2sparql.paths", "nl2sparql.fileio")
 
 
 def module_name(path: Path) -> str:
@@ -142,6 +147,14 @@ def test_no_cycle_between_subpackages():
 def test_no_cycle_between_modules():
     found = cycles(graph())
     assert not found, "import cycles between modules:\n" + _shown(found)
+
+
+def test_the_mcp_server_and_the_ui_stand_on_the_api():
+    """The MCP server and the web UI are thin adapters: no logic below nl2sparql.api is called directly."""
+    bad = {f"{source} imports {target}" for source, targets in graph().items() if source.startswith(WAYS_IN)
+           for target in targets
+           if not target.startswith(WAY_IN_MAY_IMPORT) and not target.startswith(source.rsplit(".", 1)[0])}
+    assert not bad, "\n".join(sorted(bad))
 
 
 def test_the_cli_is_presentation_over_the_api():

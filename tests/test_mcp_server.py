@@ -147,9 +147,9 @@ def _valid_checks():
     yield "retrieve_examples", {"question": QUESTION, "top_k": 4}, \
         lambda o: len(o["examples"]) == 4 and all(e["sparql"] for e in o["examples"])
     yield "get_constraints", {"patterns": ["EMOTION_LEXICON", "POLARITY"]}, \
-        lambda o: o["patterns"] == ["EMOTION_LEXICON", "POLARITY"] and o["multi_entry_rule"] \
-        and o["prefixes"]["elita"] == "http://w3id.org/elita/"
-    yield "get_constraints", {}, lambda o: o["patterns"] == [] and o["base_rules"]
+        lambda o: o["patterns"] == ["EMOTION_LEXICON", "POLARITY"] and len(o["pattern_guides"]) == 2 \
+        and any("entry" in rule for rule in o["rules"]) and o["prefixes"]["elita"] == "http://w3id.org/elita/"
+    yield "get_constraints", {}, lambda o: o["patterns"] == [] and o["rules"] and not o["pattern_guides"]
     yield "validate_sparql", {"sparql": EMOTION_QUERY}, lambda o: o["ok"] and o["executed"]
     yield "validate_sparql", {"sparql": "SELECT ?x WHERE { ?x lexinfo:hypernym ?y }", "check_endpoint": False}, \
         lambda o: not o["executed"] and not o["ok"] and "service_missing" in {i["rule"] for i in o["issues"]}

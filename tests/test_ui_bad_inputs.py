@@ -62,7 +62,7 @@ CASES = [
     ("negative row cap", "/execute", ["SELECT * WHERE { ?s ?p ?o }", -5], ("error", "row cap")),
     ("check an empty query", "/check", [""], ("error", "the query is empty")),
     ("fix an empty query", "/fix", ["", False], ("error", "the query is empty")),
-    ("fix an update", "/fix", ["DROP ALL", True], ("warn", "need a hand edit")),
+    ("fix an update", "/fix", ["DROP ALL", True], ("error", "SPARQL Update is refused")),
     ("analyze nothing", "/analyze", [""], ("error", "empty")),
     ("analyze 10,000 characters", "/analyze", ["parola " * 1430, ], ("ok",)),
     ("retrieve nothing", "/retrieve", ["", 5, "all shipped pools"], ("error", "empty")),

@@ -192,8 +192,8 @@ def test_fix_shows_before_after_and_fixes(ctx):
     status, before, after, fixes, _ = fix_tab.fix(ctx, "PREFIX elita: <http://w3id.org/elita/>\n"
                                                     "SELECT ?e WHERE { ?e a elita:Emotion }", True)
     assert "Nothing to fix" in text_of(status) and text_of(before) == text_of(after)
-    status, _, _, _, left = fix_tab.fix(ctx, "DROP ALL")
-    assert "1 problem(s) need a hand edit" in text_of(status) and "does not parse" in text_of(left)
+    status, *_ = fix_tab.fix(ctx, "DROP ALL")
+    assert "SPARQL Update is refused" in text_of(status) and "nl2s-error" in status
 
 
 def test_highlighting_keeps_the_query_and_escapes_it():
@@ -231,7 +231,7 @@ def test_the_agent_trace_grows_step_by_step(ctx):
     updates = list(agent_tab.follow(scripted_agent("Quali emozioni?", ctx.kb)))
     traces = [u[1] for u in updates]
     assert [t.count('class="nl2s-step"') for t in traces] == [0, 1, 2, 3, 3]
-    assert re.findall(r'data-node="(\w+)"', traces[-1]) == ["plan", "write", "execute"]
+    assert re.findall(r'data-node="(\w+)"', traces[-1]) == ["plan", "generate", "execute"]
     status, trace, sparql, caption, table = updates[-1]
     assert "finished in 3 step(s)" in text_of(status)
     assert "elita:Emotion" in text_of(sparql) and len(table) == 9 and "9 rows" in text_of(caption)

@@ -135,12 +135,15 @@ def off_host(requests: list[dict], host: str = "127.0.0.1") -> list[str]:
 
 
 def scripted_agent(question, kb=None):
-    """A stand-in for the API's streaming agent: three nodes, the last with rows (and text to escape)."""
+    """A stand-in for ``api.agent_stream``: three :class:`~nl2sparql.api.AgentStep` s, the last with rows
+    (and text to escape)."""
     from nl2sparql import api
 
-    yield {"node": "plan", "state": {"question": question, "patterns": ["EMOTION_LEXICON"]}}
+    query = "SELECT ?e WHERE { ?e a elita:Emotion }"
+    yield api.AgentStep("plan", {"plan": {"patterns": ["EMOTION_LEXICON"]}}, {"question": question})
     time.sleep(0.3)
-    yield {"node": "write", "state": {"sparql": "SELECT ?e WHERE { ?e a elita:Emotion }"}}
+    yield api.AgentStep("generate", {"current": {"sparql": query}}, {"question": question, "current": {"sparql": query}})
     time.sleep(0.3)
-    rows = api.execute("SELECT ?e WHERE { ?e a elita:Emotion }", kb=kb)
-    yield {"node": "execute", "state": {"rows": rows.to_dict(), "note": "<b>done</b>"}}
+    rows = api.execute(query, kb=kb).to_dict()
+    current = {"sparql": query, "rows": rows}
+    yield api.AgentStep("execute", {"current": current, "note": "<b>done</b>"}, {"question": question, "current": current})

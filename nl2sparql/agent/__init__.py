@@ -7,7 +7,7 @@ at most ``max_attempts`` queries (3), then the first valid one.
 
 * :mod:`.state`: the state, plain JSON-ready data only;
 * :mod:`.context`: the run context (KB, translator, LLM client, limits),
-  never checkpointed; every query goes through :func:`nl2sparql.api.execute`;
+  never checkpointed; every query goes through :func:`nl2sparql.service.execute`;
 * :mod:`.nodes`: the nodes; :mod:`.reading` (what the answer must look like),
   :mod:`.candidates` (readings and adapted examples), :mod:`.rewrite` (query
   rewrites and safe fixes), :mod:`.tools` (ontology search, KB probes),

@@ -4,7 +4,7 @@ LangGraph passes it to every node as ``runtime.context`` (``context_schema``);
 it is not checkpointed, so an API key inside the LLM client never reaches a
 checkpoint file, and a resumed run gets a fresh context.
 
-Every query goes through :func:`nl2sparql.api.execute` (:meth:`AgentContext.run_query`),
+Every query goes through :func:`nl2sparql.service.execute` (:meth:`AgentContext.run_query`),
 so Update refusal, time budgets, row caps and the SERVICE allow-list apply;
 the agent never calls a URL itself.
 """
@@ -63,10 +63,10 @@ class AgentContext:
         key = " ".join(sparql.split())
         if key in self.memo:
             return dict(self.memo[key][0])
-        from .. import api
+        from .. import service
         start = time.perf_counter()
         try:
-            rows = api.execute(sparql, kb=self.kb, timeout=self.timeout, max_rows=self.max_rows)
+            rows = service.execute(sparql, kb=self.kb, timeout=self.timeout, max_rows=self.max_rows)
         except Nl2SparqlError as exc:
             out = {"sparql": sparql, "form": None, "rows": None, "columns": [], "kinds": [], "boolean": None,
                    "preview": [], "truncated": False, "error": str(exc).splitlines()[0] if str(exc) else
@@ -80,7 +80,7 @@ class AgentContext:
         return dict(out)
 
     def rows_of(self, sparql: str):
-        """The :class:`~nl2sparql.api.Rows` of a query already run (run now when it was not)."""
+        """The :class:`~nl2sparql.service.Rows` of a query already run (run now when it was not)."""
         key = " ".join(sparql.split())
         if key not in self.memo:
             self.run_query(sparql)

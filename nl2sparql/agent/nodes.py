@@ -34,10 +34,10 @@ def _trace(node: str, start: float, summary: str) -> list[dict]:
 
 def analyze(state, runtime) -> dict:
     """Read the question: language, patterns, slots, shape, complexity, readings and what the answer must be."""
-    from .. import api
+    from .. import service
 
     start, ctx = time.perf_counter(), runtime.context
-    found = api.analyze(state["question"]).to_dict()
+    found = service.analyze(state["question"]).to_dict()
     analysis = {k: found[k] for k in ("language", "patterns", "slots", "shape", "complexity")}
     analysis["readings"] = found["readings"][:4]
     analysis["expects"] = expectations(state["question"], analysis)
@@ -175,11 +175,11 @@ EMPTY_FIXES = (("case-insensitive strings", fixes.case_insensitive, True),
 def execute(state, runtime) -> dict:
     """Run the current query with the safe fixes: repairs first, the variable-reuse check, then, when it
     returns nothing, case-insensitive strings, symmetric relations both ways and direction flips."""
-    from .. import api
+    from .. import service
 
     start, ctx = time.perf_counter(), runtime.context
     current = dict(state["current"])
-    repaired = api.fix(current["sparql"], execute=False)
+    repaired = service.fix(current["sparql"], execute=False)
     sparql, applied = repaired.fixed, list(repaired.fixes)
     blocking = [i for i in repaired.issues_after if i.severity == "error" and i.rule in ("iri_literal", "entry_reuse")]
     runs = []

@@ -1,7 +1,7 @@
 """What a question asks the answer to look like: its form, the words it names, whether IRIs are wanted.
 
 :func:`expectations` reads the question next to the catalogue's analysis
-(:func:`nl2sparql.api.analyze`) and returns plain data:
+(:func:`nl2sparql.service.analyze`) and returns plain data:
 
 * ``form``: ``ask`` (a yes/no question), ``count`` (how many), ``list``
   (entities matching constraints), ``word`` (facts about a named word) or

@@ -9,7 +9,7 @@
   which relations link them to other senses (outgoing and incoming, as CURIEs).
 
 Every probe is one bounded query through :meth:`AgentContext.run_query` (so
-through :func:`nl2sparql.api.execute`); a probe that fails says so in its finding.
+through :func:`nl2sparql.service.execute`); a probe that fails says so in its finding.
 """
 
 from __future__ import annotations
@@ -43,16 +43,16 @@ def relation_iri(name: str) -> str | None:
 def search_schema(question: str, patterns: dict | None, kb, k: int = 5) -> dict:
     """Ontology terms for ``question``: ``{"available", "hits", "text", "note"}`` (plain data).
 
-    Uses :func:`nl2sparql.api.search_ontology` (counts measured on ``kb``) and
-    :func:`nl2sparql.api.ontology_prompt`; when the search fails, ``available``
+    Uses :func:`nl2sparql.service.search_ontology` (counts measured on ``kb``) and
+    :func:`nl2sparql.service.ontology_prompt`; when the search fails, ``available``
     is false, ``hits`` empty and ``note`` says why (the agent goes on with its
     KB probes).
     """
-    from .. import api
+    from .. import service
 
     try:
-        found = api.search_ontology(question, k=k, kb=kb, patterns=patterns or None)
-        text = api.ontology_prompt(found.hits)
+        found = service.search_ontology(question, k=k, kb=kb, patterns=patterns or None)
+        text = service.ontology_prompt(found.hits)
     except (Nl2SparqlError, OSError, ValueError) as exc:  # the search is optional: say why it is missing
         return {"available": False, "hits": [], "text": "", "note": f"ontology search failed: {exc}"}
     return {"available": True, "hits": [_hit_view(h) for h in found.hits], "text": text, "note": None}

@@ -19,11 +19,11 @@ from typing import Any, Iterable, Iterator, Optional
 
 from ..errors import ConfigError, DataError, Nl2SparqlError
 from ..score.evaluate import PREDICTORS, register_predictor
-from ._translation import MODES
-from .llm import llm_client
-from .pools import PoolsLike, resolve_pools
-from .kbs import KBLike, limits, using_kb
-from .types import Result, Rows
+from ..service.kbs import KBLike, limits, using_kb
+from ..service.llm import llm_client
+from ..service.pools import PoolsLike, resolve_pools
+from ..service.translation import MODES
+from ..service.types import Result, Rows
 
 
 @dataclass
@@ -181,3 +181,9 @@ class AgentPredictor:
 
 if "agent" not in PREDICTORS:
     register_predictor("agent", AgentPredictor)
+
+
+def agent_graph() -> str:
+    """The agent's graph as a Mermaid diagram (nodes and conditional edges)."""
+    from ..agent import mermaid
+    return mermaid()

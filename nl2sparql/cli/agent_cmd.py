@@ -102,6 +102,6 @@ def _show(result) -> None:
 @friendly
 def agent_viz() -> None:
     """Print the agent's graph as a Mermaid flowchart (paste it into any Mermaid viewer)."""
-    from ..agent import mermaid
+    from .. import api
 
-    sys.stdout.write(mermaid())
+    sys.stdout.write(api.agent_graph())

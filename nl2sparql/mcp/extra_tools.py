@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import Field
 
 from .. import api
-from ..api.types import KBInfo, ScoreResult
+from ..api import KBInfo, ScoreResult
 from .config import ServerConfig
 from .fields import (MAX_GENERATE, MAX_SCORE_ITEMS, GeneratedExamples, GoldPair, Patterns, Prediction,
                      Question)

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ..patterns import LABELS
+from ..api import pattern_labels
 
 #: Longest question accepted (characters).
 MAX_QUESTION = 2_000
@@ -20,6 +20,7 @@ MAX_SCORE_ITEMS = 200
 #: Most examples one ``generate_examples`` call may ask for.
 MAX_GENERATE = 20
 
+LABELS = tuple(pattern_labels())
 PatternLabel = Literal[LABELS]  # type: ignore[valid-type] - the catalogue's labels as an enum
 
 Question = Annotated[str, Field(
@@ -43,11 +44,9 @@ class Constraints(TypedDict):
     patterns: Annotated[list[str], Field(description="The pattern labels the rules were asked for.")]
     prefixes: Annotated[dict[str, str], Field(description="Prefix name to its exact IRI.")]
     prologue: Annotated[str, Field(description="The PREFIX lines to paste at the top of a query.")]
-    base_rules: Annotated[list[str], Field(description="Rules every LiITA query must keep.")]
-    pattern_rules: Annotated[list[str], Field(
-        description="For each asked pattern: its rule and canonical SPARQL block.")]
-    multi_entry_rule: Annotated[Optional[str], Field(
-        description="The rule for combining several resources, when the patterns need it.")]
+    rules: Annotated[list[str], Field(description="Every rule a LiITA query must keep (the validator checks them).")]
+    pattern_guides: Annotated[list[str], Field(
+        description="For each asked pattern: how to use it and its canonical SPARQL block.")]
     system_prompt: Annotated[str, Field(description="The whole constraint prompt the LLM translator uses.")]
 
 

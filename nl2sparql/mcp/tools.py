@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field
 
 from .. import api
-from ..api.types import (Analysis, FixResult, OntologySearchResult, RetrievalResult, Rows, TranslationResult,
+from ..api import (Analysis, FixResult, OntologySearchResult, RetrievalResult, Rows, TranslationResult,
                          ValidationResult)
 from .config import DEFAULT_ROWS, ServerConfig
 from .fields import MAX_QUESTION, Constraints, Patterns, Question, Sparql, TopK

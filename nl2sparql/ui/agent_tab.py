@@ -33,12 +33,29 @@ def agent_stream():
     return getattr(api, "agent_stream", None)
 
 
-def agent_steps(ctx: Context, question: str) -> Iterable[dict]:
-    """The agent's steps for ``question`` on the app's KB."""
+def agent_steps(ctx: Context, question: str) -> Iterable:
+    """The agent's steps (:class:`~nl2sparql.api.AgentStep`) for ``question`` on the app's KB."""
     stream = agent_stream()
     if stream is None:
         raise api.ConfigError(UNAVAILABLE)
     return stream(question, kb=ctx.kb)
+
+
+def display(step: Any) -> dict | None:
+    """What the trace shows of a step: ``{"node", "state"}``, the state being what the node changed
+    (its trace entry left out) plus the query being tried (``sparql``) and its rows once there are some."""
+    if isinstance(step, dict):
+        return step
+    if not isinstance(step, api.AgentStep):
+        return None
+    shown = {k: v for k, v in step.update.items() if k != "trace"}
+    latest = step.state.get("final") or step.state.get("current") or {}
+    if isinstance(latest, dict):
+        if isinstance(latest.get("sparql"), str):
+            shown["sparql"] = latest["sparql"]
+        if isinstance(latest.get("rows"), dict) and "form" in latest["rows"]:
+            shown["rows"] = latest["rows"]
+    return {"node": step.node, "state": shown}
 
 
 def _as_rows(value: Any):
@@ -67,7 +84,7 @@ def step_html(number: int, step: dict, seconds: float) -> str:
             f'<span class="nl2s-step-time">{seconds:.1f} s</span></div>{body}</div>')
 
 
-def follow(steps: Iterable[dict]) -> Iterator[tuple]:
+def follow(steps: Iterable) -> Iterator[tuple]:
     """Stream page updates from agent steps: (status, trace, SPARQL, caption, rows) after each step.
 
     An error from the agent ends the stream with its message under the trace so far.
@@ -82,8 +99,9 @@ def follow(steps: Iterable[dict]) -> Iterator[tuple]:
 
     yield update(message("info", "The agent is running…"))
     try:
-        for step in steps:
-            if not isinstance(step, dict):
+        for raw in steps:
+            step = display(raw)
+            if step is None:
                 continue
             cards.append(step_html(len(cards) + 1, step, time.perf_counter() - start))
             state = step.get("state") or {}

@@ -142,7 +142,7 @@ def evaluate(questions: str | Path, *, translator: str = "offline", lang: str = 
     from ..score.evaluate import EvalContext, evaluate_items, make_predictor
     from ..score.report import summarize, write_jsonl, write_reports
     from ..translate import translator as _registers  # noqa: F401 - registers offline and llm
-    from ._scoring import match_options
+    from .scoring import match_options
 
     options = match_options(match)
     items = load_gold(Path(resolve_pool(questions)), split)

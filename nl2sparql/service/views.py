@@ -10,7 +10,7 @@ from ..errors import ConfigError
 def pool_items(pool: str | Path, *, limit: int | None = None) -> list[dict]:
     """The items of a pool (a file, or a shipped pool's name), in file order; at most ``limit`` of them."""
     from ..fileio import read_pool
-    from ._translation import resolve_pool
+    from .pools import resolve_pool
 
     if limit is not None and limit < 0:
         raise ConfigError("limit must be 0 or more")

@@ -3,9 +3,9 @@
 These are what an LLM client needs before it writes a query (the rules and
 prefixes, the graphs, one example per pattern) and two narrow tools it may
 call afterwards (:func:`fix_case`, :func:`check_variable_reuse`). The rules
-themselves live in :mod:`nl2sparql.translate.prompts`,
-:mod:`nl2sparql.translate.rules` and :mod:`nl2sparql.namespaces`; this module
-only reads them.
+themselves live in the one registry (:data:`nl2sparql.patterns.RULES`), the
+patterns in their modules and the IRIs in :mod:`nl2sparql.namespaces`; this
+module only reads them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DataError
-from ._query import _issues, _need_query
+from .query import _issues, _need_query
 from .types import FixResult, ValidationResult
 
 #: Validator rules that :func:`check_variable_reuse` reports.
@@ -43,19 +43,18 @@ def constraints(patterns: Sequence[str] | str | None = None) -> dict:
     constraint prompt the LLM translator uses (``system_prompt``).
     """
     from ..namespaces import PREFIXES, prologue
-    from ..translate.prompts import MULTI_ENTRY_RULE, base_rules, needs_multi_entry, pattern_rules, system_prompt
+    from ..patterns.guide import pattern_guide, rules_text
+    from ..translate.prompts import system_prompt
 
     labels = _labels(patterns)
-    return {"patterns": labels, "prefixes": dict(PREFIXES), "prologue": prologue(), "base_rules": base_rules(),
-            "pattern_rules": pattern_rules(labels),
-            "multi_entry_rule": MULTI_ENTRY_RULE if needs_multi_entry(labels) else None,
-            "system_prompt": system_prompt(labels)}
+    return {"patterns": labels, "prefixes": dict(PREFIXES), "prologue": prologue(), "rules": rules_text(),
+            "pattern_guides": pattern_guide(labels), "system_prompt": system_prompt(labels)}
 
 
 def schema() -> dict:
     """LiITA's layout: prefixes, graphs, the CompL-it SERVICE, lemma banks, emotions, and the rules."""
     from .. import namespaces as ns
-    from ..translate.prompts import MULTI_ENTRY_RULE, base_rules
+    from ..patterns import RULES
 
     return {
         "prefixes": dict(ns.PREFIXES),
@@ -66,21 +65,21 @@ def schema() -> dict:
         "lemma_banks": {"italian": ns.LEMMA_BANK, "parmigiano": ns.PARMIGIANO_LEMMA_BANK,
                         "siciliano": ns.SICILIANO_LEMMA_BANK},
         "emotions": list(ns.EMOTIONS),
-        "rules": base_rules(),
-        "multi_entry_rule": MULTI_ENTRY_RULE,
+        "rules": [{"id": rule.id, "severity": rule.severity, "rule": rule.prose, "safe_fix": rule.fix is not None}
+                  for rule in RULES],
     }
 
 
 def pattern_catalogue() -> list[dict]:
-    """Every pattern of the catalogue: label, role, what it does, its rule, and one example from the shipped pools.
+    """Every pattern of the catalogue: label, what it does, its guidance, its block, and one shipped example.
 
     The example is the first shipped pool item whose heaviest pattern is the
-    label (``None`` when no shipped item has it).
+    label, else the pattern's canonical block (``None`` when it has neither).
     """
     from ..fileio import read_pool
     from ..patterns import CATALOGUE
-    from ..translate.prompts import PATTERN_RULES, canonical_block
-    from ._translation import shipped_pools
+    from ..patterns.guide import canonical_block
+    from .pools import shipped_pools
 
     examples: dict[str, dict] = {}
     for path in shipped_pools().values():
@@ -93,9 +92,11 @@ def pattern_catalogue() -> list[dict]:
     out = []
     for label, pattern in CATALOGUE.items():
         doc = (type(pattern).__doc__ or "").strip().splitlines()
-        out.append({"label": label, "role": pattern.role, "description": doc[0] if doc else "",
-                    "rule": PATTERN_RULES.get(label, ""), "canonical_block": canonical_block(label),
-                    "example": examples.get(label)})
+        block = canonical_block(label)
+        example = examples.get(label) or (block and {"id": None, "question": "", "question_en": "", "sparql": block,
+                                                     "source": "the pattern's canonical block (no shipped item yet)"})
+        out.append({"label": label, "description": doc[0] if doc else "", "guidance": pattern.guidance,
+                    "rules": [rule.prose for rule in pattern.rules], "canonical_block": block, "example": example})
     return out
 
 
@@ -105,12 +106,12 @@ def fix_case(query: str) -> FixResult:
     Emotion and polarity labels are capitalised in the data and POS labels are
     lower case: a comparison with another case matches nothing.
     """
-    from ..translate.fixes import fix_case as apply
+    from ..patterns.rules import BY_ID
     from ..translate.validate import validate as run_rules
 
     _need_query(query)
     before = run_rules(query, None, execute=False)
-    fixed, fixes = apply(query)
+    fixed, fixes = BY_ID["case_sensitive"].fix(query)
     after = run_rules(fixed, None, execute=False) if fixes else before
     if _syntax(after) and not _syntax(before):
         fixed, fixes, after = query, [], before  # never turn a parsable query into an unparsable one

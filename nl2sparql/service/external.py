@@ -34,8 +34,8 @@ def ask(pool: str | Path, agent, *, out: str | Path = "predictions.jsonl", lang:
     from ..score.agents import make_agent
     from ..score.ask import PredictionLog, ask_items
     from ..score.data import load_gold
-    from ._scoring import score as score_predictions
-    from ._translation import resolve_pool
+    from .scoring import score as score_predictions
+    from .pools import resolve_pool
 
     if lang not in ("it", "en"):
         raise ConfigError(f"language must be it or en, not {lang!r}")
