@@ -64,12 +64,25 @@ def plans_for(slots: Slots) -> list[Plan]:
         plans += _shape_plans(reading, prior)
     out: list[Plan] = []
     for plan in plans:
+        plan = _wrapped(plan, slots)
         out.append(plan)
         for pattern in CATALOGUE.values():
             for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
                 out.append(Plan(plan.shape, steps, plan.word, plan.limit, list(plan.scopes), plan.standalone,
                                 plan.prior * factor, list(plan.notes), plan.constraints))
     return out or [Plan("list", prior=0.1, notes=["nothing recognised"])]
+
+
+def _wrapped(plan: Plan, slots: Slots) -> Plan:
+    """The plan as an analytic pattern's standalone query (a ranking, an aggregate…), when one asks for it."""
+    if plan.standalone:
+        return plan
+    constraints = plan.steps[:plan.constraints] if plan.shape != "word" else _steps(slots, "constraint")
+    for label, pattern in CATALOGUE.items():
+        values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape)
+        if values is not None:
+            return Plan("standalone", standalone=(label, values), prior=plan.prior, notes=list(plan.notes))
+    return plan
 
 
 def _steps(slots: Slots, kind: str) -> list[tuple[str, dict]]:
