@@ -63,6 +63,12 @@ def measure_value(facts: Facts, measure: str, lemma: str) -> float | None:
     return float(rows[0][1]) if measure == "polarity" else float(rows[0][0])
 
 
+def written(facts: Facts, lemma: str) -> str | None:
+    """The written form of a lemma in the facts."""
+    rows = facts.by_lemma("lemma").get(lemma)
+    return rows[0][0] if rows else None
+
+
 def constrained(steps, shape: str = "list", word: str | None = None, rng: random.Random | None = None) -> Frame:
     """A frame with the catalogue's blocks for ``steps`` (``(label, build slots)`` pairs) built on it."""
     from .catalogue import CATALOGUE  # the catalogue discovers this package's modules: import it late
@@ -144,10 +150,10 @@ def restricted(head: str, vps: str, lang: str) -> str:
     return f"{head} che {vps}" if lang == "it" else f"{head} that {vps}"
 
 
-def quoted_list(words, lang: str) -> str:
-    """«a», «b» e «c» / "a", "b" and "c"."""
+def quoted_list(words, lang: str, conj: str | None = None) -> str:
+    """«a», «b» e «c» / "a", "b" and "c" (``conj``: another conjunction, such as " or ")."""
     quoted = [quote(lang, w) for w in words]
-    conj = " e " if lang == "it" else " and "
+    conj = conj or (" e " if lang == "it" else " and ")
     return ", ".join(quoted[:-1]) + conj + quoted[-1] if len(quoted) > 1 else quoted[0]
 
 

@@ -81,7 +81,7 @@ def _wrapped(plan: Plan, slots: Slots) -> Plan:
     for label, pattern in CATALOGUE.items():
         values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape)
         if values is not None:
-            return Plan("standalone", standalone=(label, values), prior=plan.prior, notes=list(plan.notes))
+            return Plan("standalone", standalone=(label, values), prior=plan.prior)
     return plan
 
 
