@@ -77,7 +77,8 @@ def _wrapped(plan: Plan, slots: Slots) -> Plan:
     """The plan as an analytic pattern's standalone query (a ranking, an aggregate…), when one asks for it."""
     if plan.standalone:
         return plan
-    constraints = plan.steps[:plan.constraints] if plan.shape != "word" else _steps(slots, "constraint")
+    # a word plan's steps are facts about the word; its constraints (a yes/no question's) stay in the slots
+    constraints = plan.steps[:plan.constraints] if plan.shape != "word" else _steps(slots, "constraint") + plan.steps
     for label, pattern in CATALOGUE.items():
         values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape)
         if values is not None:
