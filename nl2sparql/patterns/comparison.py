@@ -85,7 +85,7 @@ class Comparison(StandalonePattern):
         else:
             high_it, high_en = ("più alta", "highest") if direction == "desc" else ("più bassa", "lowest")
             it = [f"Tra {listed_it}, quale ha la polarità Sentix {high_it}?",
-                  f"Quale tra {listed_it} è {'più positiva' if direction == 'desc' else 'più negativa'} secondo Sentix?"]
+                  f"Quale tra {listed_it} ha la polarità Sentix {high_it}?"]
             en = [f"Which of {quoted_list(words, 'en')} has the {high_en} Sentix polarity?",
                   f"Which is {'more positive' if direction == 'desc' else 'more negative'} according to Sentix, {listed_en}?"]
         order, order_en = ("decrescente", "descending") if direction == "desc" else ("crescente", "ascending")
