@@ -32,15 +32,14 @@ OPS = {
     "min": ("MIN", "lowest", ("più bassa", "minimo"), "lowest"),
 }
 #: Folded words asking for an aggregate value (group ``op`` says which).
+_WHAT = r"\b(?:qual e|quale e|what is|what's|what are|quanto vale|dimmi|tell me|give me)\s+(?P<between>(?:[a-z'-]+\s+){0,6}?)"
 OP_WORDS = (
-    ("avg", r"\b(?:medi[ao]|in media|average|mean|on average)\b"),
-    ("max", r"\b(?:qual e|quale e|what is|what's|dimmi|tell me|give me|quanto vale)\s+(?:(?:il|la|the)\s+)?"
-            r"(?:valore\s+|value\s+)?(?:(?:di|of)\s+)?(?:(?:polarita|polarity|numero|number)\s+(?:[a-z-]+\s+){0,3}?)?"
-            r"(?:massim[oa]|piu alt[oa]|maggiore|highest|maximum|largest|greatest)\b"),
-    ("min", r"\b(?:qual e|quale e|what is|what's|dimmi|tell me|give me|quanto vale)\s+(?:(?:il|la|the)\s+)?"
-            r"(?:valore\s+|value\s+)?(?:(?:di|of)\s+)?(?:(?:polarita|polarity|numero|number)\s+(?:[a-z-]+\s+){0,3}?)?"
-            r"(?:minim[oa]|piu bass[oa]|minore|lowest|minimum|smallest)\b"),
+    ("avg", r"\b(?:medi[ao]|in media|average|mean value|on average)\b"),
+    ("max", _WHAT + r"(?:massim[oa]|piu alt[oa]|maggiore|highest|maximum|largest|greatest)\b"),
+    ("min", _WHAT + r"(?:minim[oa]|piu bass[oa]|minore|lowest|minimum|smallest)\b"),
 )
+#: Words that make an extreme a ranking of words ("what is the word with the highest …"), not a value.
+WORD_ASKED = r"\b(?:parol\w*|lemm\w*|termin\w*|words?|lemmas?|terms?|nouns?|verbs?|adjectives?|sostantiv\w*|verb[oi]|aggettiv\w*)\b"
 #: Words that name the measure: senses (else the Sentix polarity).
 SENSE_WORDS = r"\b(?:sensi|significati|accezioni|senses|meanings)\b"
 #: Groupings an aggregate is drawn with (the facts that tell an anchor's value).
@@ -158,7 +157,7 @@ class Aggregate(StandalonePattern):
         """An average or an extreme value, of the Sentix polarity or of the number of senses, maybe per facet."""
         for op, regex in OP_WORDS:
             m = text.search(regex)
-            if m:
+            if m and not ("between" in m.groupdict() and re.search(WORD_ASKED, m.group("between") or "")):
                 slots.aggregate_op = op
                 slots.aggregate_by = "senses" if text.has(SENSE_WORDS) else "polarity"
                 text.mask(*m.span())

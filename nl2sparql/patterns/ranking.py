@@ -30,15 +30,14 @@ SUPERLATIVES = (
                          r"(?:maggiore|massima) polarita"),
     ("polarity", "asc", r"piu negativ\w*|polarita (?:sentix )?piu bass\w*|most negative|lowest (?:sentix )?polarity|"
                         r"(?:minore|minima) polarita"),
-    ("senses", "desc", r"(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most|more) (?:sensi|significati|"
-                       r"accezioni|senses|meanings)|(?:piu|most) polisem\w*|most polysem\w*"),
-    ("senses", "asc", r"(?:con |with )?(?:meno|the fewest|fewest|the least|least) (?:sensi|significati|senses|"
-                      r"meanings)"),
+    ("senses", "desc", r"(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most|more) (?:compl-?it )?(?:sensi|"
+                       r"significati|accezioni|senses|meanings)|(?:piu|most) polisem\w*|most polysem\w*"),
+    ("senses", "asc", r"(?:con |with )?(?:meno|the fewest|fewest|the least|least) (?:compl-?it )?(?:sensi|significati|"
+                      r"senses|meanings)"),
 )
 #: "i primi 5", "top 10", "the 3 …": how many (group ``n``); without it, the single extreme.
 HOW_MANY = (rf"\b(?:i |le |gli |the )?(?:prim[ie]|first|top)\s+{NUMBER}\b",
-            rf"\b(?:i|le|gli|the|quali sono i|quali sono le|which|what are the|dammi i|dammi le)\s+{NUMBER}\s+"
-            r"(?:[a-z]+\s+){0,3}?(?:piu|most|with|con|that|che|having)\b",
+            rf"\b(?:i|le|gli|the|which|what|quali|quale)\s+{NUMBER}\b",
             rf"\b{NUMBER}\s+(?:parole|lemmi|termini|sostantivi|verbi|aggettivi|avverbi|words|lemmas|terms|nouns|"
             r"verbs|adjectives|adverbs)\b")
 #: How often a variant is the single extreme rather than a top N.
@@ -136,7 +135,8 @@ class Ranking(StandalonePattern):
         """A superlative ranks by a measure; a number next to it says how many (read before LIMIT takes it)."""
         found = None
         for measure, direction, regex in SUPERLATIVES:
-            found = text.search(rf"\b(?:{regex})\b")
+            # "2 o più sensi", "3 or more senses" set a minimum (SENSE_COUNT), not a ranking
+            found = text.search(rf"(?<!\d o )(?<!\d or )\b(?:{regex})\b")
             if found:
                 slots.rank_by, slots.rank_direction = measure, direction
                 break

@@ -25,8 +25,8 @@ from .reading import Text, reads
 YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
                 r"^\s*(?:e vero che|e'|e|sono|esiste|esistono|c'e|ci sono|c e)\b")
 #: Words that make a question ask for something other than yes or no.
-ASKS_FOR = (r"\b(?:quale|quali|qual|chi|cosa|che cosa|come|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|trova|"
-            r"which|what|who|how|where|why|list|show|give|tell|find)\b")
+ASKS_FOR = (r"^\s*come\b|\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
+            r"trova|which|what|who|how|where|why|list|show|give|tell|find)\b")
 #: How often a generated question is asked of a lemma other than the anchor.
 OTHER_WORD = 0.3
 
@@ -93,7 +93,7 @@ class YesNo(StandalonePattern):
     @reads(16)
     def read_yes_no(self, text: Text, slots) -> None:
         """A question answered by yes or no: it starts with an auxiliary, or it names a word and asks for nothing."""
-        folded = text.folded.strip()
+        folded = text.folded.rsplit(":", 1)[-1].strip()  # after a lead-in ("Per capire …: «x» è …?")
         if re.search(YES_NO_START, folded):
             slots.yes_no = True
         elif folded.endswith("?") and not re.search(ASKS_FOR, folded) and re.search(r"[«\"]", text.original):

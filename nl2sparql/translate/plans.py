@@ -57,7 +57,9 @@ class Plan:
 def plans_for(slots: Slots) -> list[Plan]:
     """Candidate plans for the slots, most direct first (never empty)."""
     if slots.standalone:
-        return [Plan("standalone", standalone=slots.standalone)]
+        constraints = _steps(slots, "constraint")
+        wrapped = _wrapped(Plan("list", constraints, constraints=len(constraints)), slots)
+        return [wrapped if wrapped.standalone else Plan("standalone", standalone=slots.standalone)]
     readings = [reading for pattern in CATALOGUE.values() for reading in pattern.readings(slots)]
     plans: list[Plan] = []
     for reading, prior in readings or [(slots, 1.0)]:

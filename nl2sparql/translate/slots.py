@@ -28,7 +28,7 @@ from ..folding import fold_same_length
 from ..patterns import CATALOGUE
 from ..patterns.reading import ARTICLE, NAMED_HEAD, OF, QUOTED, VALUE, Slots, Text, ok_word
 from ..patterns.relations import read_relations
-from ..patterns.vocab import DIALECT_WORDS, POS_WORDS
+from ..patterns.vocab import DIALECT_WORDS, GENDER_WORDS, POS_WORDS
 
 LIMIT = (r"\b(?:i |le |the )?(?:prim[ie]|first|top)\s+(?P<n>\d+)\b",
          r"\b(?:solo|only|al massimo|at most|limit|limita a|limited to)\s+(?P<n>\d+)\b",
@@ -131,9 +131,9 @@ def _named_word(text: Text, slots: Slots) -> None:
 
 
 def _closed_word(value: str) -> bool:
-    """True for words that name a vocabulary value (a dialect, a POS) rather than a lemma."""
+    """True for words that name a vocabulary value (a dialect, a POS, a gender) rather than a lemma."""
     v = fold_same_length(value.strip("«»\"'"))
-    return any(re.fullmatch(words, v) for _, words in DIALECT_WORDS + POS_WORDS)
+    return any(re.fullmatch(words, v) for _, words in DIALECT_WORDS + POS_WORDS + GENDER_WORDS)
 
 
 def _start_requests(text: Text, slots: Slots) -> None:
