@@ -33,6 +33,8 @@ class Facet:
     it: str
     en: str
     words: str
+    #: The word each question says it with (Italian, English).
+    mention: tuple[str, str] = ("", "")
 
 
 def _dialect_facet(key: str) -> Facet:
@@ -40,16 +42,18 @@ def _dialect_facet(key: str) -> Facet:
     words = next(w for name, w in DIALECT_WORDS if name == key)
     return Facet(f"translation_{key}", f"una traduzione in {it}", f"a {en} translation",
                  rf"(?:(?:una |la |a |an |any )?(?:traduzion[ei]|translations?|equivalent[ei]?s?)\s+(?:in\s+)?)?"
-                 rf"(?:{words})(?:\s+(?:translations?|equivalents?))?")
+                 rf"(?:{words})(?:\s+(?:translations?|equivalents?))?", (it, en))
 
 
 FACETS = {
     "siciliano": _dialect_facet("siciliano"),
     "parmigiano": _dialect_facet("parmigiano"),
     "emotion": Facet("emotion", "un'emozione in ELITA", "an ELITA emotion",
-                     r"(?:un'|una |alcuna |nessuna |an |any )?(?:elita\s+)?(?:emozion[ei]|emotions?)(?:\s+(?:in\s+)?elita)?"),
+                     r"(?:un'|una |alcuna |nessuna |an |any )?(?:elita\s+)?(?:emozion[ei]|emotions?)(?:\s+(?:in\s+)?elita)?",
+                     ("emozione", "emotion")),
     "polarity": Facet("sentix", "una polarità in Sentix", "a Sentix polarity",
-                      r"(?:una |la |a |any )?(?:sentix\s+)?(?:polarita|polarity)(?:\s+(?:in\s+|secondo\s+)?sentix)?"),
+                      r"(?:una |la |a |any )?(?:sentix\s+)?(?:polarita|polarity)(?:\s+(?:in\s+|secondo\s+)?sentix)?",
+                      ("polarità", "polarity")),
 }
 #: Words before a facet that say the lemmas lack it.
 NEGATION = (r"\b(?:senza|privi di|prive di|non hanno|non ha|che non hanno|ma non|e non|ma nessuna|"
@@ -115,7 +119,7 @@ class Presence(Pattern):
             frame.where.add(*block)
             frame.fragments.append(frag("constraint", f"hanno {facet.it}", f"have {facet.en}",
                                         f"con {facet.it}", f"with {facet.en}"))
-        frame.slot("absent" if absent else "present", key)
+        frame.slot("absent" if absent else "present", key, *facet.mention)
         frame.tag(self.label, 0.9)
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:

@@ -84,7 +84,7 @@ def _wrapped(plan: Plan, slots: Slots) -> Plan:
     for label, pattern in CATALOGUE.items():
         values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape)
         if values is not None:
-            return Plan("standalone", standalone=(label, values), prior=plan.prior)
+            return Plan("standalone", standalone=(label, values), prior=max(plan.prior, 0.9))
     return plan
 
 
