@@ -169,7 +169,7 @@ class Aggregate(StandalonePattern):
             slots.aggregate_group = facet_named(m.group("key"))
             text.mask(*m.span())
 
-    def wrap(self, slots, steps: list, shape: str) -> dict | None:
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
         if slots.aggregate_op is None or shape == "standalone":
             return None
         return {"op": slots.aggregate_op, "by": slots.aggregate_by, "group": slots.aggregate_group, "steps": steps}

@@ -113,7 +113,7 @@ class Comparison(StandalonePattern):
                 text.mask(*m.span())
                 return
 
-    def wrap(self, slots, steps: list, shape: str) -> dict | None:
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
         if slots.compare_by is None or len(slots.quoted) < 2:
             return None
         return {"by": slots.compare_by, "direction": slots.compare_direction, "words": list(slots.quoted)}

@@ -150,7 +150,7 @@ class Ranking(StandalonePattern):
                 break
         text.mask(*found.span())
 
-    def wrap(self, slots, steps: list, shape: str) -> dict | None:
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
         """A ranking of the plan's constraints (the words asked for are the ranked ones)."""
         if slots.rank_by is None or slots.word or shape == "standalone":
             return None

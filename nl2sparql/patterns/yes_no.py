@@ -25,7 +25,7 @@ from .reading import Text, reads
 YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
                 r"^\s*(?:e vero che|e'|e|sono|esiste|esistono|c'e|ci sono|c e)\b")
 #: Words that make a question ask for something other than yes or no.
-ASKS_FOR = (r"^\s*come\b|\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
+ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
             r"trova|which|what|who|how|where|why|list|show|give|tell|find)\b")
 #: How often a generated question is asked of a lemma other than the anchor.
 OTHER_WORD = 0.3
@@ -99,7 +99,8 @@ class YesNo(StandalonePattern):
         elif folded.endswith("?") and not re.search(ASKS_FOR, folded) and re.search(r"[«\"]", text.original):
             slots.yes_no = True  # «paura» esprime gioia?
 
-    def wrap(self, slots, steps: list, shape: str) -> dict | None:
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
+        steps = list(steps) + list(facts)
         if not slots.yes_no or not slots.word or not steps or shape == "standalone":
             return None
         return {"word": slots.word, "steps": steps}

@@ -63,10 +63,9 @@ def plans_for(slots: Slots) -> list[Plan]:
     readings = [reading for pattern in CATALOGUE.values() for reading in pattern.readings(slots)]
     plans: list[Plan] = []
     for reading, prior in readings or [(slots, 1.0)]:
-        plans += _shape_plans(reading, prior)
+        plans += [_wrapped(plan, reading) for plan in _shape_plans(reading, prior)]
     out: list[Plan] = []
     for plan in plans:
-        plan = _wrapped(plan, slots)
         out.append(plan)
         for pattern in CATALOGUE.values():
             for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
@@ -80,9 +79,11 @@ def _wrapped(plan: Plan, slots: Slots) -> Plan:
     if plan.standalone:
         return plan
     # a word plan's steps are facts about the word; its constraints (a yes/no question's) stay in the slots
-    constraints = plan.steps[:plan.constraints] if plan.shape != "word" else _steps(slots, "constraint") + plan.steps
+    word = plan.shape == "word"
+    constraints = _steps(slots, "constraint") if word else plan.steps[:plan.constraints]
+    facts = [(l, dict(v)) for l, v in plan.steps] if word else []
     for label, pattern in CATALOGUE.items():
-        values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape)
+        values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape, facts)
         if values is not None:
             return Plan("standalone", standalone=(label, values), prior=max(plan.prior, 0.9))
     return plan
