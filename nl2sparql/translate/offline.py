@@ -86,23 +86,38 @@ class OfflineTranslator:
     with ``item`` and ``score`` (a :class:`~nl2sparql.translate.retrieval.HybridRetriever`).
     """
 
-    def __init__(self, retriever=None, k: int = 5):
+    def __init__(self, retriever=None, k: int = 5, concepts=None):
         self.retriever = retriever
         self.k = k
+        #: a :class:`~.concepts.ConceptMapper` (``None``: words are taken as written)
+        self.concepts = concepts
         self._shapes: dict[str, str] = {}
+
+    def read(self, question: str) -> tuple[Slots, list[str]]:
+        """The question's slots, with English content words mapped to Italian lemmas; and what was mapped."""
+        slots = extract_slots(question)
+        notes = []
+        if self.concepts is not None:
+            for m in self.concepts.map_slots(slots):
+                slots.concepts.append(m.to_dict())
+                others = ", ".join(f"«{w}» {s:.2f}" for w, s in m.alternatives)
+                notes.append(f"«{m.written}» read as the Italian lemma «{m.lemma}» (similarity {m.score:.2f}"
+                             + (f"; other candidates: {others})" if others else ")"))
+            notes += self.concepts.warnings
+        return slots, notes
 
     def translate(self, question: str) -> OfflineResult:
         """Translate one question (Italian or English)."""
         from ..errors import DataError
         if not isinstance(question, str) or not question.strip():
             raise DataError("the question is empty")
-        slots = extract_slots(question)
+        slots, mapped = self.read(question)
         examples = self.examples(question)
         plans = plans_for(slots)
         cues = {k: v for k, v in detect_patterns(question).items() if v >= STRONG_CUE}
         scored = _rank(plans, examples)
         best_score, plan, sparql, labels, vote = scored[0]
-        warnings = list(plan.notes)
+        warnings = mapped + list(plan.notes)
         coverage = _coverage(labels, cues, plan)
         if vote is None:
             vote = coverage
@@ -128,7 +143,7 @@ class OfflineTranslator:
         (:meth:`Plan.describe`) and ``notes``. ``examples`` (default: retrieved now) cast the votes;
         ``changes`` replaces slot values before planning (``{"word": None, "translation_target": "scantu"}``).
         """
-        slots = extract_slots(question)
+        slots, _ = self.read(question)
         if changes:
             try:
                 slots = slots.copy(**changes)

@@ -36,6 +36,8 @@ LIMIT = (r"\b(?:i |le |the )?(?:prim[ie]|first|top)\s+(?P<n>\d+)\b",
 #: Named-word phrasings that belong to no pattern: the fact nouns of every pattern ("le definizioni di X",
 #: position 0) and "la parola X" (last).
 THE_WORD = rf"\b(?:la parola|the word|il lemma|the lemma|il termine|the term)\s+{VALUE}"
+#: "the (Sicilian / Italian) word for X", "la parola per X": X is the concept the question is about.
+WORD_FOR = rf"\b(?:(?:the|a|an)\s+)?(?:[a-z]+\s+)?(?:word|term|parola|termine)\s+(?:for|per)\s+{ARTICLE}?{VALUE}"
 _LAST = 1000.0
 
 
@@ -110,7 +112,7 @@ def _named_cues() -> list[str]:
     """The phrasings that introduce the named word, by position (see ``Pattern.named_cues``)."""
     nouns = "|".join(p.fact_nouns for p in CATALOGUE.values() if p.fact_nouns)
     cues = [(0.0, rf"\b(?:{nouns})\b(?:\s+[a-z]+){{0,4}}?\s+{OF}\s*{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
-            (_LAST, THE_WORD)]
+            (_LAST, THE_WORD), (_LAST + 1, WORD_FOR)]
     cues += [cue for p in CATALOGUE.values() for cue in p.named_cues]
     return [regex for _, regex in sorted(cues, key=lambda c: c[0])]
 
