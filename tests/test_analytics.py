@@ -21,7 +21,8 @@ from nl2sparql.patterns.tagger import tag_query
 from nl2sparql.translate import prompts
 from nl2sparql.translate.offline import OfflineTranslator
 from nl2sparql.translate.validate import is_blocking, validate
-from translate_helpers import sample_facts
+from translate_helpers import answer, sample_facts
+from translate_helpers import written_rows as _written
 
 NEW = ("RANKING", "AGGREGATE", "COMPARISON", "YES_NO", "INTERSECTION", "PRESENCE", "FACT_COUNT")
 P = """PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
@@ -123,32 +124,6 @@ QUESTIONS = [
     ("FACT_COUNT", "Quante traduzioni in siciliano ha «gatto»?", GATTO_SICILIAN),
     ("FACT_COUNT", "How many Sicilian translations does «gatto» have?", GATTO_SICILIAN),
 ]
-
-
-def answer(kb, query: str, ordered: bool | None = None):
-    """The answer as the scorer compares it: a boolean, an ordered list (the gold has ORDER BY) or a bag of rows."""
-    table = kb.execute(query)
-    if table.form == "ask":
-        return table.boolean
-    rows = [tuple(round(float(t.value), 6) if _number(t.value) else t.value for t in row) for row in table.rows]
-    return rows if (ordered if ordered is not None else "ORDER BY" in query) else Counter(rows)
-
-
-def _number(value: str) -> bool:
-    try:
-        float(value)
-        return True
-    except ValueError:
-        return False
-
-
-def _written(rows):
-    """Rows without lemma IRI cells (list answers also name the lemma)."""
-    def keep(row):
-        return tuple(c for c in row if not (isinstance(c, str) and c.startswith("http://liita.it/data/id/lemma/")))
-    if isinstance(rows, Counter):
-        return Counter(keep(r) for r in rows.elements())
-    return rows if isinstance(rows, bool) else [keep(r) for r in rows]
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,9 @@ YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
 #: Words that make a question ask for something other than yes or no.
 ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
             r"trova|which|what|who|how|where|why|list|show|give|tell|find)\b")
+#: A verb that states something of the word (an Italian yes/no question is a statement with a question mark).
+STATES = (r"\b(?:e|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|fanno|"
+          r"esiste|si traduce|deriva)\b")
 #: How often a generated question is asked of a lemma other than the anchor.
 OTHER_WORD = 0.3
 
@@ -96,7 +99,8 @@ class YesNo(StandalonePattern):
         folded = text.folded.rsplit(":", 1)[-1].strip()  # after a lead-in ("Per capire …: «x» è …?")
         if re.search(YES_NO_START, folded):
             slots.yes_no = True
-        elif folded.endswith("?") and not re.search(ASKS_FOR, folded) and re.search(r"[«\"]", text.original):
+        elif folded.endswith("?") and not re.search(ASKS_FOR, folded) and re.search(r"[«\"]", text.original) \
+                and re.search(STATES, folded):
             slots.yes_no = True  # «paura» esprime gioia?
 
     def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
