@@ -190,3 +190,21 @@ def test_the_source_says_which_way_was_taken(sample_kb):
                "patterns": {}, "provenance": {"shape": "list"}}
     fallback = OfflineTranslator(FixedRetriever([(0.9, example)])).translate("Boh?")
     assert fallback.source == "example"
+
+
+def test_the_translator_requests_the_lemma_iri_only_when_the_question_asks_for_it():
+    """Answer columns: the request reaches the catalogue's frame; without one, the catalogue's default columns."""
+    import random
+
+    from nl2sparql.patterns import CATALOGUE
+    from nl2sparql.patterns.compose import finish_query, start_frame
+    from nl2sparql.sparql.model import render
+    from nl2sparql.translate.plans import plans_for
+    asked = extract_slots("Give me the IRIs of the lemmas that express fear")
+    plain = extract_slots("Which words express fear?")
+    assert asked.answer == {"lemma_iri": True} and plain.answer == {}
+    assert plans_for(asked)[0].answer == {"lemma_iri": True} and plans_for(plain)[0].answer == {}
+    frame = start_frame("list")
+    CATALOGUE["EMOTION_LEXICON"].build(frame, {"mode": "constraint", "emotion": "Paura"}, random.Random(0))
+    frame.answer = {"lemma_iri": False}
+    assert "SELECT DISTINCT ?wr WHERE" in render(finish_query(frame))

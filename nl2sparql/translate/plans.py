@@ -39,6 +39,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     #: How many leading steps narrow the lemmas (built first; the others add columns).
     constraints: int = 0
+    #: What the question asked to see (:attr:`~nl2sparql.patterns.base.Frame.answer`).
+    answer: dict = field(default_factory=dict)
 
     @property
     def labels(self) -> list[str]:
@@ -70,7 +72,7 @@ def plans_for(slots: Slots) -> list[Plan]:
         for pattern in CATALOGUE.values():
             for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
                 out.append(Plan(plan.shape, steps, plan.word, plan.limit, list(plan.scopes), plan.standalone,
-                                plan.prior * factor, list(plan.notes), plan.constraints))
+                                plan.prior * factor, list(plan.notes), plan.constraints, dict(plan.answer)))
     return out or [Plan("list", prior=0.1, notes=["nothing recognised"])]
 
 
@@ -144,7 +146,7 @@ def _count_fallback(slots: Slots, prior: float) -> Plan:
 def _list_plan(slots: Slots, constraints: list, prior: float) -> Plan:
     steps = constraints + _steps(slots, "projection")
     plan = Plan("list", steps, limit=slots.limit, scopes=_scopes(slots, "list"), prior=prior,
-                constraints=len(constraints))
+                constraints=len(constraints), answer=dict(slots.answer))
     if not steps:
         plan.prior = prior * 0.3
         plan.notes.append("no constraint recognised: listing lemmas")
@@ -164,6 +166,7 @@ def render_plan(plan: Plan, seed: int = 0) -> tuple[str, dict[str, float]]:
         query, _, tags, _ = CATALOGUE[label].build(dict(values), rng)
         return render(query), dict(tags)
     frame = start_frame(plan.shape, plan.word if plan.shape == "word" else None)
+    frame.answer = dict(plan.answer)
     for label, values in plan.scopes:
         CATALOGUE[label].scope(frame, dict(values))
     for label, values in (plan.steps if plan.shape == "word" else _ordered(plan)):

@@ -75,7 +75,7 @@ def _fields() -> dict:
 def _readers() -> list:
     """Every reader, generic and the patterns', by stage (ties: generic first, then catalogue order)."""
     generic = [(10, _iris), (12, _quoted), (20, _limit), (60, _relations), (80, _named_word),
-               (110, _start_requests), (140, _fact_order)]
+               (110, _start_requests), (118, _answer), (140, _fact_order)]
     found = [(stage, -1, i, read) for i, (stage, read) in enumerate(generic)]
     for rank, pattern in enumerate(CATALOGUE.values()):
         found += [(stage, rank, i, read) for i, (stage, read) in enumerate(pattern.readers())]
@@ -141,6 +141,16 @@ def _closed_word(value: str) -> bool:
 def _start_requests(text: Text, slots: Slots) -> None:
     """The request view starts as the folded question with every value read so far masked."""
     text.requests = text.folded
+
+
+#: A question that asks for the resources themselves (their IRIs), not only their written forms.
+ASKS_IRI = r"\b(?:iri|uri|url|risors[ae]|resources?|identificativ[oi]|identifiers?|lila:lemma)\b"
+
+
+def _answer(text: Text, slots: Slots) -> None:
+    """What the answer must show beyond the catalogue's default columns: the lemma IRIs, when asked for."""
+    if text.asks(ASKS_IRI):
+        slots.answer["lemma_iri"] = True
 
 
 def _fact_order(text: Text, slots: Slots) -> None:
