@@ -144,7 +144,7 @@ def _start_requests(text: Text, slots: Slots) -> None:
 
 
 #: A question that asks for the resources themselves (their IRIs), not only their written forms.
-ASKS_IRI = r"\b(?:iri|uri|url|risors[ae]|resources?|identificativ[oi]|identifiers?|lila:lemma)\b"
+ASKS_IRI = r"\b(?:iris?|uris?|urls?|risors[ae]|resources?|identificativ[oi]|identifiers?|lila:lemma)\b"
 
 
 def _answer(text: Text, slots: Slots) -> None:
