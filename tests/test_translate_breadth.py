@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nl2sparql.translate.concepts import ConceptMapper, Lexicon
-from nl2sparql.translate.offline import Example, OfflineTranslator
+from nl2sparql.translate.offline import OfflineTranslator
 from nl2sparql.translate.slots import extract_slots
 from nl2sparql.translate.translator import Translator
 from translate_helpers import answer, written_rows

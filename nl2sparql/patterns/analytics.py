@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from ..sparql.model import IRI, Call, Group, Triple, Var
 from .base import Facts, Frame, quote
 
+#: How the technical wording says an order's direction (Italian, English).
+ORDER_WORDS = {"desc": ("decrescente", "descending"), "asc": ("crescente", "ascending")}
 #: What a lemma list is called when no part of speech names it.
 DEFAULT_HEAD = {"it": "parole", "en": "words"}
 

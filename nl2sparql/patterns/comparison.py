@@ -15,7 +15,7 @@ import random
 import re
 
 from ..sparql.model import Group, Select, Values
-from .analytics import MEASURES, add_measure, constrained, measure_value, quoted_list, written
+from .analytics import MEASURES, ORDER_WORDS, add_measure, constrained, measure_value, quoted_list, written
 from .base import Facts, frag, italian
 from .pattern import StandalonePattern
 from .reading import QUOTED, Text, reads
@@ -88,7 +88,7 @@ class Comparison(StandalonePattern):
                   f"Quale tra {listed_it} ha la polarità Sentix {high_it}?"]
             en = [f"Which of {quoted_list(words, 'en')} has the {high_en} Sentix polarity?",
                   f"Which is {'more positive' if direction == 'desc' else 'more negative'} according to Sentix, {listed_en}?"]
-        order, order_en = ("decrescente", "descending") if direction == "desc" else ("crescente", "ascending")
+        order, order_en = ORDER_WORDS[direction]
         return frag("standalone", it, en,
                     f"Tra i lila:Lemma con ontolex:writtenRep {listed_it}, restituisci quello con {measure.tech} "
                     f"{'maggiore' if direction == 'desc' else 'minore'} (ORDER BY {order}, LIMIT 1).",

@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 
 from ..sparql.model import Select
-from .analytics import (MEASURES, add_measure, body, constrained, constraint_options, matching, measure_value,
-                        phrases, restricted, it_article)
+from .analytics import (MEASURES, ORDER_WORDS, add_measure, body, constrained, constraint_options, it_article,
+                        matching, phrases, restricted)
 from .base import Facts, frag
 from .pattern import StandalonePattern
 from .reading import NUMBER, Text, reads
@@ -112,7 +112,7 @@ class Ranking(StandalonePattern):
         _, tech_en = phrases(frame, "en", "tech", rng)
         scope_it, scope_en = (f"i lila:Lemma {tech_it}", f"the lila:Lemma {tech_en}") if tech_it else \
             ("i lila:Lemma", "the lila:Lemma")
-        order, order_en = ("decrescente", "descending") if direction == "desc" else ("crescente", "ascending")
+        order, order_en = ORDER_WORDS[direction]
         first_it, first_en = ("il primo", "the first one") if n == 1 else (f"i primi {n}", f"the first {n}")
         return frag("standalone", it, en,
                     f"Ordina {scope_it} per {measure.tech} {order}, poi per ontolex:writtenRep, e restituisci "

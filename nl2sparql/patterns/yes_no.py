@@ -25,7 +25,8 @@ from .reading import Text, reads
 YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
                 r"^\s*(?:e vero che|e'|e|sono|esiste|esistono|c'e|ci sono|c e)\b")
 #: Words that make a question ask for something other than yes or no.
-ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
+ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|"
+            r"\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
             r"trova|which|what|who|how|where|why|list|show|give|tell|find)\b")
 #: A verb that states something of the word (an Italian yes/no question is a statement with a question mark).
 STATES = (r"\b(?:e|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|fanno|"
