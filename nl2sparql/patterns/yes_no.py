@@ -27,10 +27,10 @@ YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
 #: Words that make a question ask for something other than yes or no.
 ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|"
             r"\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
-            r"trova|which|what|who|how|where|why|list|show|give|tell|find)\b")
+            r"trova|mostri|puoi|potresti|vorrei|which|what|who|how|where|why|list|show|give|tell|find)\b")
 #: A verb that states something of the word (an Italian yes/no question is a statement with a question mark).
-STATES = (r"\b(?:e|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|fanno|"
-          r"esiste|si traduce|deriva)\b")
+STATES = (r"(?:^|\s)(?:è|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|"
+          r"fanno|esiste|si traduce|deriva)(?=\s|$)")
 #: How often a generated question is asked of a lemma other than the anchor.
 OTHER_WORD = 0.3
 
@@ -98,10 +98,12 @@ class YesNo(StandalonePattern):
     def read_yes_no(self, text: Text, slots) -> None:
         """A question answered by yes or no: it starts with an auxiliary, or it names a word and asks for nothing."""
         folded = text.folded.rsplit(":", 1)[-1].strip()  # after a lead-in ("Per capire …: «x» è …?")
+        if re.search(ASKS_FOR, folded):  # "can you list them?", "is there a word that …, which …?"
+            return
         if re.search(YES_NO_START, folded):
             slots.yes_no = True
-        elif folded.endswith("?") and not re.search(ASKS_FOR, folded) and re.search(r"[«\"]", text.original) \
-                and re.search(STATES, folded):
+        elif folded.endswith("?") and re.search(r"[«\"]", text.original) and \
+                re.search(STATES, text.original.rsplit(":", 1)[-1].lower()):  # "è", not the conjunction "e"
             slots.yes_no = True  # «paura» esprime gioia?
 
     def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
