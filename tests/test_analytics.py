@@ -168,7 +168,9 @@ def test_a_minimum_of_senses_is_no_ranking(translator):
 
 
 def test_the_tagger_tags_the_hand_written_golds():
-    for label, _, gold in QUESTIONS:
+    for label, question, gold in QUESTIONS:
+        if label == "FACT_COUNT" or (label == "RANKING" and "DESC" not in gold):
+            continue  # no structural tag: see FactCount and Ranking.sparql_weight
         assert label in tag_query(gold) or label == "PRESENCE" and "NOT EXISTS" not in gold, (label, tag_query(gold))
     assert "RANKING" not in tag_query(P + "SELECT ?w WHERE { ?l ontolex:writtenRep ?w } ORDER BY ?w LIMIT 5")
 

@@ -74,11 +74,8 @@ class FactCount(StandalonePattern):
         return query, [fragment], tags, [(word, word)] + list(frame.mentions)[1:]
 
     # -- tagger -------------------------------------------------------------------------------
-    def sparql_weight(self, f) -> float:
-        """A count of one named word's facts: COUNT over a VALUES or STR() = "…" word, without grouping."""
-        if "COUNT" not in f.aggregates or f.group_by or not f.strings:
-            return 0.0
-        return 0.6 if {"VALUES"} <= f.words or "STR" in f.words else 0.0
+    # No structural weight: a count of a named word's synonyms reads like a count of the lemmas that are synonyms
+    # of that word (COUNT_ENTITIES) in every feature the tagger sees; the composer tags its own items.
 
     # -- translator ---------------------------------------------------------------------------
     def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:

@@ -122,12 +122,12 @@ class Ranking(StandalonePattern):
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
-        """ORDER BY with LIMIT over a measure (a value or a count, descending or by polarity), not alphabetical."""
-        if not (f.order_by and f.limit) or f.form != "select":
+        """ORDER BY … DESC with LIMIT, or a LIMIT over grouped counts: a ranking (not an alphabetical cut)."""
+        if not (f.order_by and f.limit) or f.form != "select" or "VALUES" in f.words:  # VALUES: a COMPARISON
             return 0.0
-        if "DESC" in f.words or f.uses("marl:hasPolarityValue") or "COUNT" in f.aggregates:
+        if "DESC" in f.words or ("COUNT" in f.aggregates and f.group_by):
             return 0.8
-        return 0.0
+        return 0.0  # an ascending order is most often alphabetical ("the first 10 in alphabetical order")
 
     # -- translator ---------------------------------------------------------------------------
     @reads(19)
