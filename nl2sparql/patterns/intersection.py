@@ -33,7 +33,7 @@ def _emotion_constraints(frame: Frame) -> list[str]:
 
 
 def _both(names: list[str], lang: str) -> str:
-    words = [EMOTION[n][0 if lang == "it" else 1] for n in names]
+    words = [EMOTION.get(n, (n.lower(), n.lower()))[0 if lang == "it" else 1] for n in names]
     if lang == "it":
         return "sia " + " sia ".join(words)
     return "both " + " and ".join(words) if len(words) == 2 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -62,7 +62,8 @@ class Intersection(Pattern):
         if len(names) != 1:
             return
         own = random.Random(f"{self.label}:{anchor}:{names[0]}")
-        others = sorted({local_name(r[0]) for r in facts.by_lemma("emotion").get(anchor, [])} - set(names))
+        # the basic emotions only: the mirror's ELITA also has other values (valence…) under elita:HasEmotion
+        others = sorted({local_name(r[0]) for r in facts.by_lemma("emotion").get(anchor, [])} & set(EMOTION) - set(names))
         if not others or own.random() >= CHANCE:
             return
         second = own.choice(others)
