@@ -87,6 +87,8 @@ def _wrapped(plan: Plan, slots: Slots) -> Plan:
     for label, pattern in CATALOGUE.items():
         values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape, facts)
         if values is not None:
+            if "steps" in values:  # JSON-ready: [label, build slots] pairs
+                values["steps"] = [[step, dict(built)] for step, built in values["steps"]]
             return Plan("standalone", standalone=(label, values), prior=max(plan.prior, 0.9))
     return plan
 
