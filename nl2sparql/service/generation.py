@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..checks import check_count
 from ..errors import ConfigError
 from ..kb import KnowledgeBase
 from ..pipelines.export import FORMATS as EXPORT_FORMATS  # noqa: F401 - part of the API
@@ -50,6 +51,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
 
     if threads < 1:
         raise ConfigError("threads must be at least 1")
+    check_count(llm_candidates, "--llm-candidates", 1, 20)
     cache = Path(cache_dir) if cache_dir is not None else default_cache() / "runs"
     client = None
     if use_llm or judge:
