@@ -96,22 +96,22 @@ def _factory(progress: StepProgress | None):
 
 
 def pool_stats(pool: str | Path) -> dict:
-    """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name)."""
+    """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name; JSON lines
+    are streamed, so the pool may be larger than memory)."""
     from ..pipelines.report import pool_stats as stats
-    from ..pipelines.storage import read_pool
+    from ..pipelines.storage import iter_pool
     from .pools import resolve_pool
 
-    return stats(read_pool(resolve_pool(pool)))
+    return stats(iter_pool(resolve_pool(pool)))
 
 
 def export_pool(pool: str | Path, out: str | Path, *, fmt: str = "openai", lang: str = "both",
                 variants: bool = False, split: str | None = None) -> ExportResult:
-    """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format)."""
+    """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format), streamed."""
     from ..pipelines.export import export_pool as export
-    from ..pipelines.storage import read_pool
+    from ..pipelines.storage import iter_pool
     from .pools import resolve_pool
 
     source = resolve_pool(pool)
-    items = read_pool(source)
-    n = export(items, Path(out), fmt, lang=lang, variants=variants, split=split, source=source)
+    n = export(iter_pool(source), Path(out), fmt, lang=lang, variants=variants, split=split, source=source)
     return ExportResult(str(out), fmt, n)
