@@ -90,6 +90,8 @@ def serve(config: ServerConfig, transport: str = "stdio", host: str = DEFAULT_HO
     """Serve until the client disconnects (stdio) or the process is stopped (``http``: ``http://host:port/mcp``)."""
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r} (use {' or '.join(TRANSPORTS)})")
+    if config.mode == "llm":  # translating with the LLM by default: bad LLM settings stop the start, not each call
+        config.llm_settings()
     server = build_server(config)
     signal.signal(signal.SIGTERM, _stop)
     try:

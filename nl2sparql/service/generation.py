@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..checks import check_count
-from ..errors import ConfigError
 from ..kb import KnowledgeBase
 from ..pipelines.export import FORMATS as EXPORT_FORMATS  # noqa: F401 - part of the API
 from .kbs import KBLike, as_choice, using_kb
@@ -49,8 +48,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     from ..pipelines.generation import GenerationPipeline, RunConfig
     from ..pipelines.report import pool_stats
 
-    if threads < 1:
-        raise ConfigError("threads must be at least 1")
+    check_count(threads, "--threads", 1, 64)
     check_count(llm_candidates, "--llm-candidates", 1, 20)
     cache = Path(cache_dir) if cache_dir is not None else default_cache() / "runs"
     client = None
