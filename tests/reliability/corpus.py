@@ -278,6 +278,9 @@ def _cases() -> list[Case]:
                  answered("identical"), only=("cli",), bound=60))
     add(Case("run-out-locked-by-a-live-run", "runs", G, {"target": 5, "lock": "live"},
              refused("being written by another run", "pid"), only=("cli", "api")))
+    # a real first run holds --out: the second is refused, and the first ends with the uninterrupted run's pool
+    add(Case("run-two-at-once-on-one-out", "runs", G, {"target": 5, "lock": "run", "cache_dir": "cache2"},
+             refused("being written by another run", "pid"), only=("cli", "api"), bound=60))
     add(Case("run-out-exists", "runs", G, {"target": 5, "out": "keep.jsonl"}, refused("exists", "--force"),
              only=("cli", "api")))
 
@@ -298,7 +301,7 @@ def _cases() -> list[Case]:
                           ("nested", ("levels deep",)), ("hang", ("timed out|deadline",)), ("storm-429", ("429",)),
                           ("http-500", ("500",)), ("not-a-completion", ("chat completion",))]:
         add(Case(f"llm-{script}", "llm", T, {"question": QUESTION, "llm": script},
-                 {"*": fallback(*words), "agent": fallback()},
+                 fallback(*words),
                  untouched=("victim",) if script.startswith("service") else (), bound=25))
 
     # -- configuration -------------------------------------------------------------------------------

@@ -79,6 +79,8 @@ class Outcome:
     traceback: bool = False
     data: dict = field(default_factory=dict)
     seconds: float = 0.0
+    #: What went wrong around the case itself (a concurrent writer's pool, ...), checked by the judge.
+    problems: list[str] = field(default_factory=list)
 
     @property
     def clear(self) -> bool:
@@ -141,6 +143,7 @@ class Rig:
     lazy: Callable[[str], Any]
     monkeypatch: Any
     sleeper: subprocess.Popen | None = None
+    first: subprocess.Popen | None = None
 
     def fill(self, value):
         """Placeholders replaced: ``{victim}`` and ``{work}`` (in strings, lists and dicts)."""
@@ -186,7 +189,7 @@ class Rig:
         """Start the session servers and files the case needs (their start is not part of the case)."""
         if a.get("file") == "large":
             self.lazy("large_pool")
-        if case.op == "run_killed":
+        if case.op == "run_killed" or a.get("lock") == "run":
             self.lazy("reference_pool")
         if a.get("endpoint") == "oxigraph":
             self.lazy("corpus_oxigraph")
@@ -214,12 +217,38 @@ class Rig:
         out = a.get("out", default)
         return Path(out) if out.startswith("/") else self.work / out
 
-    def live_lock(self, out: Path) -> None:
-        """Make ``out`` locked by a live process (as a concurrent run would hold it)."""
-        self.sleeper = subprocess.Popen(["sleep", "60"])
-        Path(str(out) + ".lock").write_text(f"{self.sleeper.pid}\n")
+    def hold(self, a: dict, out: Path) -> None:
+        """Make ``out`` held by another writer: ``lock: live`` a lock file naming a live process, ``lock: run`` a
+        real ``run`` (the reference run's arguments) started first and writing it."""
+        if a.get("lock") == "live":
+            self.sleeper = subprocess.Popen(["sleep", "60"])
+            Path(str(out) + ".lock").write_text(f"{self.sleeper.pid}\n")
+        elif a.get("lock") == "run":
+            assert out == self.work / "pool.jsonl", out
+            self.first = spawn("nl2sparql-gen", *run_args(self.work))
+            lock, end = Path(str(out) + ".lock"), time.monotonic() + 30
+            while time.monotonic() < end and self.first.poll() is None and not lock.exists():
+                time.sleep(0.002)
+
+    def settle(self) -> list[str]:
+        """Wait for the first run of ``lock: run``: it must end well with the uninterrupted run's pool."""
+        if self.first is None:
+            return []
+        try:
+            _, stderr = self.first.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            return ["the first run did not end within 120 s"]
+        out = self.work / "pool.jsonl"
+        if self.first.returncode != 0:
+            return [f"the first run failed ({self.first.returncode}): {stderr[-300:]}"]
+        if not out.is_file() or out.read_bytes() != self.lazy("reference_pool").read_bytes():
+            return ["the first run's pool differs from the uninterrupted run's (interleaved writes?)"]
+        return ["the first run left its lock behind"] if Path(str(out) + ".lock").exists() else []
 
     def close(self) -> None:
+        if self.first is not None and self.first.poll() is None:
+            self.first.kill()
+            self.first.communicate()
         if self.sleeper is not None:
             self.sleeper.kill()
             self.sleeper.wait()
@@ -339,8 +368,7 @@ class Cli:
 
     def generate(self, rig: Rig, a: dict) -> Outcome:
         out = rig.out_path(a, "pool.jsonl")
-        if a.get("lock") == "live":
-            rig.live_lock(out)
+        rig.hold(a, out)
         cache = rig.out_path({"out": a["cache_dir"]} if "cache_dir" in a else {}, "cache")
         args = ["run", "--target", str(a["target"]), "--seed", "1", "--out", str(out), "--cache-dir", str(cache),
                 "--json"]
@@ -397,8 +425,7 @@ class Api:
 
     def generate(self, rig: Rig, a: dict) -> Outcome:
         out = rig.out_path(a, "pool.jsonl")
-        if a.get("lock") == "live":
-            rig.live_lock(out)
+        rig.hold(a, out)
         cache = rig.out_path({"out": a["cache_dir"]} if "cache_dir" in a else {}, "cache")
         extra = {k: a[k] for k in ("threads", "timeout") if k in a}
         return python_outcome(lambda: {"kept": api.generate(a["target"], seed=1, out=out, cache_dir=cache,
@@ -562,6 +589,7 @@ def run(adapter, rig: Rig, case: Case) -> Outcome:
     start = time.monotonic()
     outcome = getattr(adapter, case.op)(rig, a)
     outcome.seconds = time.monotonic() - start
+    outcome.problems += rig.settle()
     if in_process:
         outcome.data["memory_mb"] = (_status_kib("VmHWM") - base) / 1024
     return outcome

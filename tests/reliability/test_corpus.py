@@ -195,7 +195,7 @@ def _holds(text: str, word: str) -> bool:
 def _judge(case, surface: str, outcome, rig: Rig) -> list[str]:
     """Everything wrong with ``outcome`` for ``case`` on ``surface``."""
     expect = case.expected(surface)
-    problems = []
+    problems = list(outcome.problems)
     if outcome.traceback or outcome.kind == "broken":
         return [f"no clear answer (a traceback or a generic failure): {outcome.message[:500]}"]
     if outcome.seconds > case.bound:
