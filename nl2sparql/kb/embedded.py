@@ -97,7 +97,7 @@ class EmbeddedKB(KnowledgeBase):
     def on_disk(cls, path: Path, **kw) -> "EmbeddedKB":
         """Open a store directory read-only."""
         path = Path(path)
-        if not path.is_dir():
+        if not (path / "CURRENT").is_file():  # every RocksDB store (so every Oxigraph one) has it
             raise DataError(f"{path}: no Oxigraph store here; build one with "
                             "`nl2sparql-gen kb load FILES… --store DIR`")
         try:

@@ -317,6 +317,10 @@ def _cases() -> list[Case]:
             ("config-llm-timeout-not-a-number", {}, {"NL2SPARQL_LLM_TIMEOUT": "soon"}, ("NL2SPARQL_LLM_TIMEOUT",))]:
         add(Case(case_id, "config", T, {"question": QUESTION, "llm": "ok", "files": files, "env": env},
                  refused(*words, kind="ConfigError"), only=("cli", "api", "agent")))
+    for case_id, store in [("config-store-is-a-plain-directory", "{work}"),
+                           ("config-store-is-a-file", "{work}/keep.jsonl"), ("config-store-missing", "{work}/nowhere")]:
+        add(Case(case_id, "config", E, {"query": ASK, "env": {"NL2SPARQL_STORE": store}},
+                 refused("no Oxigraph store here", "kb load"), only=("cli", "api")))
     add(Case("config-service-map-entry", "config", E, {"query": ASK, "env": {"NL2SPARQL_SERVICES": "no-equals"}},
              refused("no-equals"), only=("cli", "api")))
     for case_id, args, words, mcp_words, ui_words in [
