@@ -352,9 +352,15 @@ def _cases() -> list[Case]:
         add(Case(f"config-{server}-server-endpoint-file", "config", "serve",
                  {"server": server, "args": ["--endpoint", "file:///etc/passwd"]}, refused("not an endpoint URL"),
                  only=("cli",)))
-    add(Case("config-mcp-server-bad-toml", "config", "serve",
-             {"server": "mcp", "args": ["--llm", "--llm-config", "{work}/llm.toml"],
-              "files": {"llm.toml": "model = ["}}, refused("not valid TOML"), only=("cli",)))
+    for server in ("mcp", "ui"):  # (a ui case that is not refused serves on: it hangs instead of failing)
+        add(Case(f"config-{server}-server-bad-toml", "config", "serve",
+                 {"server": server, "args": ["--llm", "--llm-config", "{work}/llm.toml"],
+                  "files": {"llm.toml": "model = ["}}, refused("not valid TOML"), only=("cli",)))
+        add(Case(f"config-{server}-server-llm-cache-is-a-directory", "config", "serve",
+                 {"server": server, "args": ["--llm"], "llm": "ok", "env": {"NL2SPARQL_LLM_CACHE": "{work}"}},
+                 refused("LLM cache", "is a directory"), only=("cli",)))
+        add(Case(f"config-{server}-server-timeout-zero", "config", "serve",
+                 {"server": server, "args": ["--timeout", "0"]}, refused("--timeout"), only=("cli",)))
     return cases
 
 
