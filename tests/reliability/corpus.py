@@ -303,6 +303,10 @@ def _cases() -> list[Case]:
         add(Case(f"llm-{script}", "llm", T, {"question": QUESTION, "llm": script},
                  fallback(*words),
                  untouched=("victim",) if script.startswith("service") else (), bound=25))
+        if script in ("garbage", "update", "service", "service-cr"):  # the agent through MCP, too
+            add(Case(f"llm-{script}-agent-tool", "llm", "agent", {"question": QUESTION, "llm": script},
+                     fallback(*words), only=("mcp",), untouched=("victim",) if script.startswith("service") else (),
+                     bound=25))
 
     # -- configuration -------------------------------------------------------------------------------
     for case_id, files, env, words in [

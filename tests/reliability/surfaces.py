@@ -40,7 +40,7 @@ GENERIC = ("something went wrong", "internal error", "Traceback", 'File "')
 OPS = {
     "cli": {"execute", "validate", "translate", "pool", "generate", "run_killed", "serve"},
     "api": {"execute", "validate", "translate", "pool", "generate"},
-    "mcp": {"execute", "validate", "translate", "generate"},
+    "mcp": {"execute", "validate", "translate", "generate", "agent"},
     "ui": {"execute", "validate", "translate", "pool", "generate"},
     "agent": {"translate"},
 }
@@ -432,6 +432,12 @@ class Api:
                                                             **extra).kept})
 
 
+def agent_data(sparql: str, final: dict, trace: list[dict]) -> dict:
+    """An agent's answer as a translation: its SPARQL, where it came from, the reasons its trace shows."""
+    reasons = [step.get("summary", "") for step in trace] + [str(final.get("reason", ""))]
+    return {"sparql": sparql, "source": "offline" if final.get("source") != "llm" else "llm", "reasons": reasons}
+
+
 class Agent:
     """:func:`nl2sparql.api.agent`, offline or with the scripted LLM."""
 
@@ -440,9 +446,7 @@ class Agent:
     def translate(self, rig: Rig, a: dict) -> Outcome:
         def call():
             done = api.agent(a["question"], mode="llm" if a.get("llm") else "offline", embedder="none")
-            reasons = [step.get("summary", "") for step in done.trace] + [str(done.final.get("reason", ""))]
-            source = "offline" if done.final.get("source") != "llm" else "llm"
-            return {"sparql": done.sparql, "source": source, "reasons": reasons}
+            return agent_data(done.sparql, done.final, done.trace)
         return python_outcome(call)
 
 
@@ -500,6 +504,11 @@ class Mcp:
 
     def generate(self, rig: Rig, a: dict) -> Outcome:
         return self._call(rig, a, "generate_examples", lambda o: {"kept": o["kept"]}, target=a["target"])
+
+    def agent(self, rig: Rig, a: dict) -> Outcome:
+        """The ``agent_translate`` tool."""
+        return self._call(rig, a, "agent_translate", lambda o: agent_data(o["sparql"], o["final"], o["trace"]),
+                          question=a["question"], mode="llm" if a.get("llm") else "offline")
 
 
 class Ui:
