@@ -28,6 +28,7 @@ from typing import Iterator, Union
 from ..checks import check_count, check_timeout
 from ..errors import ConfigError
 from ..kb import KnowledgeBase, open_kb
+from ..kb.embedded import require_store
 from ..kb.services import check_endpoint_url
 
 SAMPLE = "sample"
@@ -68,6 +69,11 @@ class KBChoice:
         if self.max_rows is not None:
             object.__setattr__(self, "max_rows", check_count(self.max_rows, "--max-rows"))
         check_count(self.workers, "workers (--threads)", 1, 64)
+
+    def check_store(self) -> None:
+        """Raise one line when ``store`` is set and names no Oxigraph store (a path check; nothing is opened)."""
+        if self.store:
+            require_store(Path(self.store))
 
     @staticmethod
     def from_env() -> "KBChoice":

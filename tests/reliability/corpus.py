@@ -363,6 +363,8 @@ def _cases() -> list[Case]:
         add(Case(f"config-{server}-server-llm-cache-is-a-directory", "config", "serve",
                  {"server": server, "args": ["--llm"], "llm": "ok", "env": {"NL2SPARQL_LLM_CACHE": "{work}"}},
                  refused("LLM cache", "is a directory"), only=("cli",)))
+        add(Case(f"config-{server}-server-store-not-a-store", "config", "serve",
+                 {"server": server, "args": ["--store", "{work}"]}, refused("no Oxigraph store here"), only=("cli",)))
         add(Case(f"config-{server}-server-timeout-zero", "config", "serve",
                  {"server": server, "args": ["--timeout", "0"]}, refused("--timeout"), only=("cli",)))
     return cases
