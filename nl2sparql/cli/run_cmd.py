@@ -30,6 +30,9 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
             help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
         cache_dir: Annotated[Optional[Path], typer.Option(
             help="Where step files and the manifest go (default: the cache's runs/).", show_default=False)] = None,
+        memory: Annotated[bool, typer.Option(
+            "--memory", help="Copy the --store into memory first: queries about 4x faster, for a copy of about "
+            "10 s (the LiITA mirror). Tied rows at a LIMIT may differ from the on-disk store's.")] = False,
         llm: Annotated[bool, typer.Option(
             "--llm", help="Also let an LLM write queries and their questions.")] = False,
         judge: Annotated[bool, typer.Option(
@@ -70,6 +73,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
                               kb=kb_choice(store, endpoint, timeout, workers=threads, services=service),
                               timeout=timeout,
                               threads=threads, oversample=oversample, max_scan=max_scan, cache_dir=cache_dir,
+                              memory=memory,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
                               llm_candidates=llm_candidates, progress=update)
     if json_output:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # The terminals of the SPARQL 1.1 grammar, as Oxigraph reads them (checked by probes against
 # pyoxigraph, see tests/reliability/test_ssrf.py): whitespace is only space, tab, CR and LF;
@@ -85,13 +86,19 @@ class Token:
 
 def tokenize(query: str, keep_trivia: bool = False) -> list[Token]:
     """Split ``query`` into tokens; whitespace and comments only with ``keep_trivia``."""
+    return list(_tokens(query, keep_trivia))
+
+
+@lru_cache(maxsize=256)
+def _tokens(query: str, keep_trivia: bool) -> tuple[Token, ...]:
+    # memoised: checking, preparing and tagging one query lex the same text several times in a row
     tokens = []
     for m in _TOKEN_RE.finditer(query):
         kind = m.lastgroup or "other"
         if not keep_trivia and kind in ("ws", "comment"):
             continue
         tokens.append(Token(kind, m.group(), m.start()))
-    return tokens
+    return tuple(tokens)
 
 
 def query_form(query: str) -> str:
