@@ -8,14 +8,19 @@ read query (SPARQLWrapper's keyword regex would send a SELECT whose comment
 says "loaded" as ``update=``). Each try has the time budget; the whole call,
 retries and back-off included, ends by a deadline of (retries + 1) × budget,
 and a body trickling in past it is cut off. 429 and 5xx answers and dropped
-connections are retried with exponential backoff. An unreachable endpoint is
-one clear error line.
+connections are retried with exponential backoff, except a 500 whose body
+says the engine refused the query (Virtuoso answers ``Virtuoso 37000 Error
+SP030: SPARQL compiler…`` that way; asking again gets the same answer): that
+is one query error with the engine's reason, at once. An unreachable
+endpoint is one clear error line.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+import re
 import socket
 import time
 import urllib.error
@@ -26,7 +31,7 @@ from SPARQLWrapper import ASK, CONSTRUCT, DESCRIBE, JSON, POST, SELECT, TURTLE, 
 from SPARQLWrapper.SPARQLExceptions import (EndPointInternalError, EndPointNotFound,
                                             QueryBadFormed, SPARQLWrapperException, Unauthorized)
 
-from ..errors import EndpointError, QuerySyntaxError, QueryTimeout, ResourceLimit
+from ..errors import EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit
 from ..sparql.rewrite import complete_prefixes, rewrite_services
 from ..sparql.syntax import check_syntax
 from .base import KnowledgeBase, Limits
@@ -97,12 +102,15 @@ class RemoteKB(KnowledgeBase):
                 body = self._request(query, form, timeout, deadline)
                 break
             except QueryBadFormed as exc:
-                raise QuerySyntaxError(f"the endpoint rejected the query: {_first_line(exc)}") from None
+                raise QuerySyntaxError(f"the endpoint rejected the query: {_first_line(_response(exc))}") from None
             except (EndPointNotFound, Unauthorized) as exc:
                 raise EndpointError(f"{self.url}: {type(exc).__name__} ({_first_line(exc)})") from None
             except (EndPointInternalError, urllib.error.HTTPError, urllib.error.URLError,
                     socket.timeout, TimeoutError, ConnectionError) as exc:
                 code = getattr(exc, "code", None) or (500 if isinstance(exc, EndPointInternalError) else None)
+                refusal = _refusal(exc, self.url) if code == 500 else None
+                if refusal is not None:  # the engine refused this query: asking again gets the same answer
+                    raise refusal from None
                 if _timed_out(exc):  # the time budget is spent: retrying would multiply it
                     raise QueryTimeout(f"{self.url} did not answer within {timeout:g} s "
                                        f"(stopped after {time.perf_counter() - start:.1f} s; raise --timeout, "
@@ -158,6 +166,51 @@ class RemoteKB(KnowledgeBase):
             table.truncated = True
         table.elapsed = elapsed
         return table
+
+
+#: A 500 body in which the engine refuses the query: Virtuoso's ``Virtuoso <SQLSTATE> Error <code>: …``
+#: and Oxigraph's parse errors (``error at 1:25: …``, ``Parser error …``).
+_VIRTUOSO = re.compile(r"Virtuoso (?P<state>[0-9A-Z]{5}) Error\b")
+_OXIGRAPH_PARSE = re.compile(r"^(error at \d+:\d+|Parser error)\b", re.IGNORECASE)
+#: SQLSTATE classes that are worth another try (transaction rollback, e.g. a deadlock; connection).
+_TRANSIENT_STATES = ("40", "08")
+_TIMEOUT_STATES = ("S1T00", "HYT00", "HYT01")
+
+
+def _response(exc) -> str:
+    """The body an HTTP error answered with (SPARQLWrapper keeps only its repr in the message)."""
+    if isinstance(exc, urllib.error.HTTPError):
+        try:
+            return exc.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+    text = str(exc)
+    _, found, raw = text.partition("Response:\n")
+    if not found:
+        return text
+    try:
+        value = ast.literal_eval(raw.strip())
+    except (ValueError, SyntaxError):
+        return raw
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _refusal(exc, url: str) -> QueryError | None:
+    """The query error a 500 answer reports, or ``None`` for a server fault worth retrying."""
+    body = _response(exc).strip()
+    reason = " ".join(body.split("\n\nSPARQL query:")[0].split())[:300]  # Virtuoso echoes the query after
+    state = _VIRTUOSO.search(body)
+    if state:
+        if state.group("state").startswith(_TRANSIENT_STATES):
+            return None
+        if state.group("state") in _TIMEOUT_STATES:
+            return QueryTimeout(f"{url} stopped the query: {reason} (raise its time limit, or make the query "
+                                "more selective)")
+        syntax = state.group("state") == "37000" and "SPARQL compiler" in body
+        return (QuerySyntaxError if syntax else QueryError)(f"the endpoint refused the query: {reason}")
+    if _OXIGRAPH_PARSE.match(body):
+        return QuerySyntaxError(f"the endpoint rejected the query: {reason}")
+    return None
 
 
 def _timed_out(exc) -> bool:
