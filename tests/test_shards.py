@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -174,10 +175,14 @@ def test_the_ray_executor_makes_the_same_pool_on_two_local_workers(tmp_path):
     pytest.importorskip("ray", reason='the Ray executor needs ray: pip install -e ".[ray]"')
     local = api.generate(120, seed=3, unit_size=30, shards=2, out=tmp_path / "local.jsonl",
                          cache_dir=tmp_path / "c1")
-    remote = api.generate(120, seed=3, unit_size=30, shards=2, executor="ray", threads=2,
+    remote = api.generate(120, seed=3, unit_size=30, shards=2, executor="ray",  # a local Ray of 2 workers
                           out=tmp_path / "ray.jsonl", cache_dir=tmp_path / "c2")
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     assert remote.kept == local.kept == 120 and remote.executed == local.executed
+    made_by = [json.loads(Path(s["pool"]).with_suffix(".manifest.json").read_text())["made_by"]
+               for s in json.loads((tmp_path / "ray.manifest.json").read_text())["shards"]]
+    pids = {m["pid"] for m in made_by}
+    assert len(pids) == 2 and os.getpid() not in pids  # two Ray worker processes, each with its own KB
     with pytest.raises(ConfigError, match="the Ray executor opens a KB in each task"):
         from nl2sparql.kb import open_sample
         with open_sample() as kb:

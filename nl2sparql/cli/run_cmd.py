@@ -42,7 +42,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
             help="Who makes the --shards: local (one after another, here) or ray (Ray tasks; pip install -e "
                  "\".[ray]\").")] = "local",
         ray_address: Annotated[Optional[str], typer.Option(
-            help="A running Ray cluster (auto or host:port); default: a local instance of --threads CPUs.",
+            help="A running Ray cluster (auto or host:port); default: a local instance, a CPU per shard.",
             show_default=False)] = None,
         memory: Annotated[bool, typer.Option(
             "--memory", help="Copy the --store into memory first: queries about 4x faster, for a copy of about "

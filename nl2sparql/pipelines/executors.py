@@ -44,7 +44,8 @@ def run_sharded(config: RunConfig, shards: int, *, kb=None, kb_spec: dict | None
 
     The local executor uses the open ``kb`` when given, else opens one from ``kb_spec``; Ray tasks
     always open their own from ``kb_spec``. ``address`` (Ray): a running cluster (``auto`` or
-    ``host:port``), else a local instance of ``workers`` CPUs (default: all) is started and stopped.
+    ``host:port``), else a local instance of ``workers`` CPUs (default: one per shard, up to the CPU
+    count) is started and stopped.
     """
     from ..checks import check_count
     shards = check_count(shards, "--shards", 1, 100_000)

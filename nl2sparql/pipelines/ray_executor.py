@@ -4,8 +4,8 @@ A task opens the KB itself (an on-disk store, an endpoint or the sample,
 from the keyword arguments of :func:`~nl2sparql.kb.open_kb`), makes its
 shard into the shared cache directory and returns the shard's manifest;
 :func:`~.executors.run_sharded` then merges the pools. Without an address a
-local Ray instance is started for the call (``workers`` CPUs) and stopped
-after it; with one (``auto``, ``host:port``) the tasks go to that cluster.
+local Ray instance is started for the call (``workers`` CPUs, default: one per
+shard up to the CPU count) and stopped after it; with one (``auto``, ``host:port``) the tasks go to that cluster.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ def make_shards_on_ray(config: RunConfig, kb_spec: dict, shards: list[Shard], un
 
     started = not ray.is_initialized()
     if started:
-        options = {"address": address} if address else {"num_cpus": workers}
+        import os
+        local = workers or min(len(shards), os.cpu_count() or 1)
+        options = {"address": address} if address else {"num_cpus": local}
         ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False, **options)
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(make_shard)

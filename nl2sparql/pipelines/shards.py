@@ -26,7 +26,9 @@ manifest. The merged pool is therefore also the same whatever ``n`` was.
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -142,7 +144,8 @@ def run_shard(config: RunConfig, kb, shard: Shard, unit_size: int = DEFAULT_UNIT
         write_jsonl(out, items)
         manifest = {"version": __version__, "kind": "shard", "shard": str(shard),
                     "run": run_identity(config, unit_size), "units": len(sizes), "made": mine,
-                    "items": len(items), "unit_reports": reports, "seconds": round(time.perf_counter() - start, 3)}
+                    "items": len(items), "unit_reports": reports, "seconds": round(time.perf_counter() - start, 3),
+                    "made_by": {"host": socket.gethostname(), "pid": os.getpid(), "kb": kb.description}}
         atomic_write_text(mpath, json.dumps(manifest, ensure_ascii=False, indent=2))
     return manifest
 

@@ -52,7 +52,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     (units of ``unit_size`` examples; the same seed and KB give the same union whatever ``n``),
     to be joined by :func:`merge_pools`; ``shards=n`` makes every part with ``executor``
     (``local``: one after another here; ``ray``: Ray tasks, on ``ray_address`` or a local instance
-    of ``threads`` CPUs) and merges them into ``out``.
+    with a CPU per shard) and merges them into ``out``; each shard's KB runs ``threads`` queries at once.
     """
     from ..fileio import read_pool
     from ..paths import cache_dir as default_cache
@@ -136,7 +136,7 @@ def _sharded(choice, shards: int, *, target, seed, patterns, out, resume, force,
                            oversample=oversample, max_scan=max_scan, timeout=timeout, threads=threads,
                            kb=store.description if store is not None else _description(choice), cache_dir=str(cache))
         merged = run_sharded(config, shards, kb=store, kb_spec=spec, unit_size=unit_size, executor=executor,
-                             address=ray_address, workers=threads if remote else None, resume=resume,
+                             address=ray_address, resume=resume,
                              force=force, progress=_factory(progress))
     items, _ = read_pool(Path(out))
     rejected = Counter(merged["made"]["rejected"])
