@@ -77,7 +77,7 @@ def run(args, target: int, max_scan: int, out: Path) -> float:
                        cache_dir=str(REPO / "bench" / "out" / "cache"),
                        prefix=f"bench_s{args.seed}_t{target}_m{max_scan}")
     with kb:
-        manifest = GenerationPipeline(config, kb).run(resume=False)
+        manifest = GenerationPipeline(config, kb).run(resume=False, force=True)
     total = time.perf_counter() - start
     items = read_jsonl(out)
     steps = {s["operator"]: s for s in manifest["steps"]}
