@@ -77,8 +77,8 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     if finisher is not None:
         finisher.finish_shape(frame)
     if frame.shape == "list":
-        frame.projection = [frame.lemma, frame.wr] + [p for p in frame.projection
-                                                      if p not in (frame.lemma, frame.wr)]
+        head = [frame.wr] if frame.answer.get("lemma_iri") is False else [frame.lemma, frame.wr]
+        frame.projection = head + [p for p in frame.projection if p not in (frame.lemma, frame.wr)]
     if limit:
         frame.slot("limit", str(limit))
     if frame.shape in ("list", "count") and len(frame.where.elements) > len(frame.base):

@@ -211,6 +211,15 @@ class Pattern:
         """Standalone build slots (and a note saying so) for a count with nothing to count by (``None``: not ours)."""
         return None
 
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
+        """Values for this standalone pattern's query around a plan's constraint ``steps`` (``None``: not asked).
+
+        Analytic patterns (a ranking, an aggregate, a yes/no question, a count of a word's facts) take
+        the plan's constraints and, for a plan about a named word, its word ``facts``, and write their
+        whole query around them; the planner asks every pattern, in catalogue order.
+        """
+        return None
+
     def readings(self, slots) -> list[tuple[object, float]]:
         """Other readings of ambiguous slots, with their priors (empty: the slots are clear)."""
         return []
