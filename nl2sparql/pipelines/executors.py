@@ -12,28 +12,14 @@ not depend on where it ran. The shard pools go to the cache directory
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ConfigError, DataError
 from .generation import ProgressFactory, RunConfig
-from .shards import DEFAULT_UNIT_SIZE, Shard, merge_pools, run_shard
+from .shards import DEFAULT_UNIT_SIZE, Shard, merge_pools, run_shard, shard_config
 from .storage import check_output_path
 
 EXECUTORS = ("local", "ray")
-
-
-def shard_config(config: RunConfig, shard: Shard) -> RunConfig:
-    """The settings of one shard of a run made by an executor (its pool in the cache directory)."""
-    name = f"{config.prefix}_shard{shard.index}of{shard.count}"
-    return replace(config, out=str(Path(config.cache_dir) / f"{name}.jsonl"), prefix=config.prefix)
-
-
-def make_shard(config: RunConfig, kb_spec: dict, shard: Shard, unit_size: int, resume: bool) -> dict:
-    """Open a KB from ``kb_spec`` and make one shard with it (what each Ray task runs)."""
-    from ..kb import open_kb
-    with open_kb(**kb_spec) as kb:
-        return run_shard(shard_config(config, shard), kb, shard, unit_size, resume=resume, force=True)
 
 
 def run_sharded(config: RunConfig, shards: int, *, kb=None, kb_spec: dict | None = None,

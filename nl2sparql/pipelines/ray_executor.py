@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import ConfigError, Nl2SparqlError
 from .generation import RunConfig
-from .shards import Shard
+from .shards import Shard, make_shard
 
 
 def _ray():
@@ -27,7 +27,6 @@ def make_shards_on_ray(config: RunConfig, kb_spec: dict, shards: list[Shard], un
                        resume: bool = False, address: str | None = None, workers: int | None = None) -> list[dict]:
     """Make ``shards`` as Ray tasks (one CPU each); their manifests, in shard order."""
     ray = _ray()
-    from .executors import make_shard
 
     started = not ray.is_initialized()
     if started:

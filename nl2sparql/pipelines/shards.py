@@ -150,6 +150,20 @@ def run_shard(config: RunConfig, kb, shard: Shard, unit_size: int = DEFAULT_UNIT
     return manifest
 
 
+
+def shard_config(config: RunConfig, shard: Shard) -> RunConfig:
+    """The settings of one shard of a run made by an executor (its pool in the cache directory)."""
+    name = f"{config.prefix}_shard{shard.index}of{shard.count}"
+    return replace(config, out=str(Path(config.cache_dir) / f"{name}.jsonl"), prefix=config.prefix)
+
+
+def make_shard(config: RunConfig, kb_spec: dict, shard: Shard, unit_size: int, resume: bool) -> dict:
+    """Open a KB from ``kb_spec`` and make one shard with it (what each Ray task runs)."""
+    from ..kb import open_kb
+    with open_kb(**kb_spec) as kb:
+        return run_shard(shard_config(config, shard), kb, shard, unit_size, resume=resume, force=True)
+
+
 def _executed(manifest: dict) -> int:
     filt = next((s["report"] for s in manifest["steps"] if s["operator"] == "ExecutionFilter"), {})
     return filt.get("rows_in", 0) - filt.get("not_run", 0)
