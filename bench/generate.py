@@ -49,6 +49,8 @@ def main() -> None:
     parser.add_argument("--oversample", type=float, default=1.6)
     parser.add_argument("--max-scan", type=int, default=2000)
     parser.add_argument("--store", type=Path, default=REPO / "cache" / "bench-mirror-store")
+    parser.add_argument("--memory", action=argparse.BooleanOptionalAction, default=True,
+                        help="copy the store into memory first, as `run --memory` does (default: yes)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "mirror_pool.jsonl")
     parser.add_argument("--baseline-target", type=int, default=0,
                         help="also run this many examples with max_scan=0 and print the ratio")
@@ -67,21 +69,23 @@ def main() -> None:
 
 def run(args, target: int, max_scan: int, out: Path) -> float:
     """One pipeline run on the mirror store; prints its report and returns examples/s."""
-    kb = open_kb(store=args.store, timeout=args.timeout, workers=args.threads)
+    start = time.perf_counter()
+    kb = open_kb(store=args.store, timeout=args.timeout, workers=args.threads, memory=args.memory)
+    opened = time.perf_counter() - start
     config = RunConfig(target=target, seed=args.seed, out=str(out), oversample=args.oversample,
                        max_scan=max_scan, timeout=args.timeout, threads=args.threads, kb=kb.description,
                        cache_dir=str(REPO / "bench" / "out" / "cache"),
                        prefix=f"bench_s{args.seed}_t{target}_m{max_scan}")
-    start = time.perf_counter()
     with kb:
-        manifest = GenerationPipeline(config, kb).run(resume=False)
+        manifest = GenerationPipeline(config, kb).run(resume=False, force=True)
     total = time.perf_counter() - start
     items = read_jsonl(out)
     steps = {s["operator"]: s for s in manifest["steps"]}
     filt = steps["ExecutionFilter"]["report"]
     ran = filt["rows_in"] - filt.get("not_run", 0)
     stats = pool_stats(items)
-    print(f"kept {len(items)} examples (target {target}) in {total:.1f} s: {len(items) / total:.1f} examples/s")
+    print(f"kept {len(items)} examples (target {target}) in {total:.1f} s: {len(items) / total:.1f} examples/s "
+          f"(KB opened in {opened:.1f} s{', copied into memory' if kb.path is None else ', on disk'})")
     print(f"execution filter: {ran} candidates run in {steps['ExecutionFilter']['seconds']:.1f} s = "
           f"{ran / max(steps['ExecutionFilter']['seconds'], 1e-9):.1f} candidates/s, {args.threads} worker(s); "
           f"query seconds {json.dumps(filt.get('query_seconds'))}")

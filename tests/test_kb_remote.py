@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pyoxigraph as ox
 import pytest
 
-from nl2sparql.errors import EndpointError, QuerySyntaxError, QueryTimeout, UpdateRefused
+from nl2sparql.errors import EndpointError, QueryError, QuerySyntaxError, QueryTimeout, UpdateRefused
 from nl2sparql.kb import Limits, open_kb
 from nl2sparql.kb.remote import RemoteKB
 from nl2sparql.kb.results import Term
@@ -257,6 +257,36 @@ def test_persistent_5xx_gives_up_after_the_retries(remote, endpoint, sleeps):
     message = str(info.value)
     assert "kept answering HTTP 500" in message and "after 4 tries" in message and "\n" not in message
     assert endpoint.count == 4 and len(sleeps) == 3
+
+
+VIRTUOSO_REFUSAL = (b"Virtuoso 07S01 Error SR183: Required argument delim (no 3) not supplied to "
+                    b"DB.DBA.GROUP_CONCAT_ACC\n\nSPARQL query:\ndefine input:default-graph-uri <urn:x> SELECT ...")
+
+
+@pytest.mark.parametrize("body, error, reason", [
+    (VIRTUOSO_REFUSAL, QueryError, "Virtuoso 07S01 Error SR183: Required argument delim"),
+    (b"Virtuoso 37000 Error SP030: SPARQL compiler, line 1: syntax error at '}' before '}'\n\nSPARQL query:\n...",
+     QuerySyntaxError, "SPARQL compiler, line 1: syntax error"),
+    (b"Virtuoso 37000 Error TR...: transitive start not given\n\nSPARQL query:\n...", QueryError,
+     "transitive start not given"),
+    (b"error at 1:25: expected one of LATERAL, SERVICE, [_]", QuerySyntaxError, "expected one of LATERAL"),
+    (b"Virtuoso S1T00 Error SR171: Transaction timed out\n\nSPARQL query:\n...", QueryTimeout,
+     "Transaction timed out"),
+], ids=["virtuoso-runtime", "virtuoso-compiler", "virtuoso-transitive", "oxigraph-parse", "virtuoso-timeout"])
+def test_a_500_that_refuses_the_query_is_one_error_at_once(remote, endpoint, sleeps, body, error, reason):
+    endpoint.always = Scripted(500, body)
+    with pytest.raises(error) as info:
+        remote.select(LEMMAS)
+    message = str(info.value)
+    assert reason in message and "\n" not in message and "SPARQL query:" not in message
+    assert "try again later" not in message
+    assert endpoint.count == 1 and sleeps == []  # the engine's own verdict: never asked again
+
+
+def test_a_virtuoso_deadlock_is_retried(remote, endpoint, sleeps):
+    endpoint.fail(Scripted(500, b"Virtuoso 40001 Error SR172: Transaction deadlocked\n\nSPARQL query:\n..."))
+    assert len(remote.select(LEMMAS)) == 3
+    assert endpoint.count == 2 and len(sleeps) == 1
 
 
 def test_no_retries_configured(endpoint, sleeps):

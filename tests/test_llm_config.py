@@ -8,7 +8,7 @@ import pytest
 
 from nl2sparql.errors import ConfigError
 from nl2sparql.llm import LLMConfig
-from nl2sparql.llm.config import DEFAULT_CACHE_PATH
+from nl2sparql.llm.config import default_cache_path
 
 FILE = """
 model = "file-model"
@@ -42,7 +42,7 @@ def test_environment(home):
     config = LLMConfig.resolve(env={"HOME": str(home), "OPENAI_API_KEY": "sk-1", "NL2SPARQL_LLM_MODEL": "gpt-x"})
     assert config.model == "gpt-x" and config.model_for("fast") == "gpt-x"  # fast falls back to default
     assert config.api_key == "sk-1" and config.effective_base_url == "https://api.openai.com/v1"
-    assert config.cache_path == DEFAULT_CACHE_PATH and config.max_concurrency == 4
+    assert config.cache_path == default_cache_path() and config.max_concurrency == 4
     assert config.source == "environment"
 
 
@@ -122,3 +122,13 @@ def test_tiers_and_manifest():
     with pytest.raises(ValueError, match="tier"):
         config.model_for("huge")
     assert "secret" not in str(config.to_dict()) and config.to_dict()["fast_model"] == "small"
+
+
+def test_the_default_response_cache_lives_in_the_project_cache_not_the_working_directory(home, tmp_path,
+                                                                                         monkeypatch):
+    monkeypatch.setenv("NL2SPARQL_CACHE", str(tmp_path / "project-cache"))
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    config = LLMConfig.resolve(env={"HOME": str(home), "NL2SPARQL_LLM_MODEL": "m", "OPENAI_API_KEY": "sk-1"})
+    assert config.cache_path == tmp_path / "project-cache" / "llm_cache.sqlite"
+    assert LLMConfig(model="m").cache_path == config.cache_path

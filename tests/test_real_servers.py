@@ -29,7 +29,7 @@ from typer.testing import CliRunner
 
 from nl2sparql.cli.gen import app as gen_app
 from nl2sparql.cli.main import app as main_app
-from nl2sparql.errors import ConfigError, DataError, Nl2SparqlError
+from nl2sparql.errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from nl2sparql.kb import Limits, open_sample
 from nl2sparql.kb.embedded import EmbeddedKB
 from nl2sparql.kb.remote import RemoteKB
@@ -128,7 +128,7 @@ def test_kb_serve_a_store_on_a_given_port(tmp_path, monkeypatch):
 
 def test_kb_serve_refuses_what_it_cannot_serve(tmp_path, monkeypatch):
     not_a_store = invoke_failing(["kb", "serve", "--store", str(tmp_path)])
-    assert "not a store built by `nl2sparql-gen kb load`" in not_a_store
+    assert "no Oxigraph store here; build one with `nl2sparql-gen kb load" in not_a_store
     missing = invoke_failing(["kb", "serve", "--store", str(tmp_path / "nope")])
     assert "no Oxigraph store here" in missing
     monkeypatch.setenv("NL2SPARQL_OXIGRAPH", str(tmp_path / "oxigraph"))
@@ -294,10 +294,17 @@ def test_score_on_a_server_matches_the_embedded_store(engine_sample, tmp_path, c
     assert 0.4 <= served["summary"]["strict_accuracy"] <= 0.6
 
 
-@pytest.mark.skip(reason="the agent does not exist yet (issue 11: `nl2sparql agent`); run it here with "
-                         "--endpoint on oxigraph_sample and virtuoso_sample and compare with the embedded store")
-def test_agent_on_a_server_matches_the_embedded_store(engine_sample):
-    raise AssertionError("write me with issue 11")
+@pytest.mark.parametrize("question", ["Quali parole esprimono gioia?", "Come si dice «casa» in parmigiano?",
+                                      "Quali sono le definizioni di «cane»?"])
+def test_agent_on_a_server_matches_the_embedded_store(engine_sample, question, complit_on_same_endpoint):
+    from nl2sparql import api
+    served = api.agent(question, kb=engine_sample.url, embedder="none")
+    embedded = api.agent(question, embedder="none")
+    # the same attempts, checked the same way, ending on the same query with the same rows
+    assert [q["sparql"] for q in served.queries] == [q["sparql"] for q in embedded.queries]
+    assert served.sparql == embedded.sparql and served.final == embedded.final
+    assert served.confidence == embedded.confidence
+    assert bindings(served.rows.to_dict()) == bindings(embedded.rows.to_dict()) != []
 
 
 # -- SERVICE: never called out ----------------------------------------------------------------
@@ -361,9 +368,6 @@ def test_virtuoso_differences_the_generator_must_avoid(virtuoso_sample, sample_k
     assert found == virtuoso, outcome
 
 
-@pytest.mark.xfail(strict=True, reason="RemoteKB treats Virtuoso's HTTP 500 for a query it refuses as a transient "
-                                       "server error: it retries with backoff and reports 'kept answering HTTP 500 "
-                                       "... try again later' without Virtuoso's message (nl2sparql/kb/remote.py)")
 def test_a_query_virtuoso_refuses_is_one_clear_error_without_retries(virtuoso_sample):
     kb = RemoteKB(virtuoso_sample.url, backoff=0.01)
     start = time.perf_counter()
@@ -372,6 +376,8 @@ def test_a_query_virtuoso_refuses_is_one_clear_error_without_retries(virtuoso_sa
     assert "delim" in str(caught.value)  # Virtuoso's own reason: GROUP_CONCAT needs a separator
     assert "try again later" not in str(caught.value)
     assert time.perf_counter() - start < 5
+    assert isinstance(caught.value, QueryError) and "\n" not in str(caught.value)
+    assert "SPARQL query:" not in str(caught.value)  # the echoed query is left out
 
 
 def test_virtuoso_script_serves_keeps_its_dir_and_reuses_it(tmp_path):

@@ -6,7 +6,10 @@ import json
 
 import pytest
 
+import numpy as np
+
 from nl2sparql.errors import DataError
+from nl2sparql.translate.embed_cache import embed_texts, text_cache
 from nl2sparql.translate.index_cache import cache_dir_for, load_or_build, read_pool
 from nl2sparql.translate.retrieval import HybridRetriever
 
@@ -16,6 +19,12 @@ from test_retrieval import ITEMS, BowEmbedder, stub_detector
 def write_jsonl(path, items):
     path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Each test starts with an empty project cache (the question vectors cached by text live there)."""
+    monkeypatch.setenv("NL2SPARQL_CACHE", str(tmp_path / "cache"))
 
 
 @pytest.fixture
@@ -88,7 +97,7 @@ def test_other_embedder_reuses_lexical_index_only(pool):
 
 def test_corrupt_cache_is_rebuilt(pool):
     HybridRetriever.from_pools([pool], embedder=BowEmbedder())
-    for path in cache_dir_for(pool).iterdir():
+    for path in [*cache_dir_for(pool).iterdir(), text_cache(BowEmbedder()).path]:
         path.write_bytes(b"definitely not numpy")
     embedder = BowEmbedder()
     retriever = HybridRetriever.from_pools([pool], embedder=embedder)
@@ -101,8 +110,9 @@ def test_truncated_dense_cache_is_rebuilt(pool):
     dense = next(p for p in cache_dir_for(pool).iterdir() if p.name.startswith("dense-"))
     dense.write_bytes(dense.read_bytes()[:100])
     embedder = BowEmbedder()
-    HybridRetriever.from_pools([pool], embedder=embedder)
-    assert embedder.calls > 0
+    rebuilt = HybridRetriever.from_pools([pool], embedder=embedder)
+    assert not rebuilt.index.from_cache["dense"] and embedder.calls == 0  # rebuilt from the vectors cached by text
+    assert HybridRetriever.from_pools([pool], embedder=BowEmbedder()).index.from_cache["dense"]
 
 
 def test_unwritable_cache_location_warns_but_works(tmp_path, pool):
@@ -136,3 +146,28 @@ def test_several_pools_are_merged(tmp_path, pool):
 def test_from_pools_without_pools_is_an_error():
     with pytest.raises(DataError, match="--pool"):
         HybridRetriever.from_pools([])
+
+
+def test_questions_embedded_before_are_not_embedded_again(tmp_path, pool):
+    first = BowEmbedder()
+    HybridRetriever.from_pools([pool], embedder=first)
+    grown = write_jsonl(tmp_path / "grown.jsonl", ITEMS + [{"id": "new", "nl": "Quali verbi sono intransitivi?"}])
+    second = BowEmbedder()
+    retriever = HybridRetriever.from_pools([grown], embedder=second)
+    assert second.texts == 1  # only the new question: the others come from the cache by text
+    assert retriever.retrieve("verbi intransitivi", k=1)[0].item["id"] == "new"
+    again = write_jsonl(tmp_path / "again.jsonl", ITEMS[::-1])
+    third = BowEmbedder()
+    HybridRetriever.from_pools([again], embedder=third, cache=False)
+    assert third.texts > 0  # cache=False: nothing read or written
+
+
+def test_identical_questions_are_embedded_once_and_rounded_like_the_stored_ones():
+    embedder = BowEmbedder()
+    texts = ["Quali verbi?", "Quanti nomi?", "Quali verbi?"]
+    vectors = embed_texts(embedder, texts)
+    assert embedder.texts == 2 and vectors.dtype == np.float32
+    assert np.array_equal(vectors[0], vectors[2])
+    fresh = BowEmbedder().encode(texts[:1])[0]
+    assert np.array_equal(vectors[0], fresh.astype(np.float16).astype(np.float32))
+    assert np.abs(vectors[0] - fresh).max() < 1e-3

@@ -71,3 +71,8 @@ def test_generation_and_translation_from_outside_the_checkout(installed):
     result = json.loads(tr.stdout)
     assert "elita:Paura" in result["sparql"] and result["rows"]["rows"]
     assert not (outside / "cache").exists(), "caches go to NL2SPARQL_CACHE, not the working directory"
+    shipped = sorted(p.parent.name for p in venv.rglob("prebuilt/*/dense-*.npy"))
+    assert shipped == ["handwritten.jsonl", "sample_pool.jsonl"], "the wheel carries the prebuilt dense indexes"
+    embedded = [p for p in [*venv.rglob("dense-*.npy"), *Path(env["NL2SPARQL_CACHE"]).rglob("dense-*.npy")]
+                if "prebuilt" not in p.parts]
+    assert not embedded, f"the shipped questions were embedded again instead of read prebuilt: {embedded}"

@@ -30,6 +30,23 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
             help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
         cache_dir: Annotated[Optional[Path], typer.Option(
             help="Where step files and the manifest go (default: the cache's runs/).", show_default=False)] = None,
+        shard: Annotated[Optional[str], typer.Option(
+            help="Make only part i/n of the run (e.g. 2/4); join the parts with `pool merge`. The same seed and KB "
+                 "give the same union whatever n.", show_default=False)] = None,
+        shards: Annotated[Optional[int], typer.Option(
+            help="Make every part 1/N … N/N with --executor and merge them into --out.", show_default=False)] = None,
+        unit_size: Annotated[int, typer.Option(
+            help="Examples per unit of a sharded run (units are what shards divide; part of the run's identity).")]
+            = 1000,
+        executor: Annotated[str, typer.Option(
+            help="Who makes the --shards: local (one after another, here) or ray (Ray tasks; pip install -e "
+                 "\".[ray]\").")] = "local",
+        ray_address: Annotated[Optional[str], typer.Option(
+            help="A running Ray cluster (auto or host:port); default: a local instance, a CPU per shard.",
+            show_default=False)] = None,
+        memory: Annotated[bool, typer.Option(
+            "--memory", help="Copy the --store into memory first: queries about 4x faster, for a copy of about "
+            "10 s (the LiITA mirror). Tied rows at a LIMIT may differ from the on-disk store's.")] = False,
         llm: Annotated[bool, typer.Option(
             "--llm", help="Also let an LLM write queries and their questions.")] = False,
         judge: Annotated[bool, typer.Option(
@@ -70,6 +87,8 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
                               kb=kb_choice(store, endpoint, timeout, workers=threads, services=service),
                               timeout=timeout,
                               threads=threads, oversample=oversample, max_scan=max_scan, cache_dir=cache_dir,
+                              memory=memory, shard=shard, shards=shards, unit_size=unit_size, executor=executor,
+                              ray_address=ray_address,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
                               llm_candidates=llm_candidates, progress=update)
     if json_output:
@@ -82,6 +101,8 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
     render_stats(result.stats, console, title=str(out))
     note = "" if result.kept >= result.target else \
         f" [yellow](fewer than the {result.target} asked: the KB ran out of distinct examples)[/]"
+    if result.shard:
+        note = f" (shard {result.shard}: with the unit margins the merge trims; join the shards with `pool merge`)"
     console.print(f"kept [bold]{result.kept}[/] examples in {result.seconds} s → {out}{note}")
     console.print(f"[dim]the execution filter ran {result.executed} candidates (it stops once enough have passed); "
                   f"manifest: {result.manifest}[/]")
@@ -90,6 +111,26 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         cost = f", ${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else ""
         console.print(f"LLM: {usage['calls']} calls ({usage['cached']} from the cache), {usage['requests']} "
                       f"requests, {usage['total_tokens']} tokens{cost}")
+
+
+@pool_app.command("merge")
+@friendly
+def merge(pools: Annotated[List[Path], typer.Argument(help="The shard pools (written by run --shard i/n).")],
+          out: Annotated[Path, typer.Option(help="The merged pool to write (JSONL).")] = Path("pool.jsonl"),
+          force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+          json_output: JsonOpt = False) -> None:
+    """Join the shards of a run: every unit once, duplicates across shards dropped, trimmed to the target."""
+    from .. import api
+
+    result = api.merge_pools(pools, out, force=force)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    dropped = ", ".join(f"{k} {v}" for k, v in result.rejected.items()) or "none"
+    short = f" [yellow]({result.short} short of the target {result.target})[/]" if result.short else ""
+    console.print(f"merged {len(result.shards)} shard pool(s), {result.units} units: kept [bold]{result.kept}[/] of "
+                  f"{result.items_in} examples{short} → {out}")
+    console.print(f"[dim]dropped: {dropped}; manifest: {result.manifest}[/]")
 
 
 @pool_app.command("stats")

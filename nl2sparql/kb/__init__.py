@@ -33,7 +33,7 @@ def open_sample(limits: Limits | None = None, workers: int = 1, service_map=None
 
 def open_kb(store: Path | str | None = None, endpoint: str | None = None,
             timeout: float | None = None, max_rows: int | None = None,
-            workers: int = 1, services=None, use_env: bool = True) -> KnowledgeBase:
+            workers: int = 1, services=None, use_env: bool = True, memory: bool = False) -> KnowledgeBase:
     """Open the KB chosen by ``store`` / ``endpoint`` / environment, else the embedded sample.
 
     ``NL2SPARQL_STORE`` and ``NL2SPARQL_ENDPOINT`` are read when neither
@@ -43,6 +43,8 @@ def open_kb(store: Path | str | None = None, endpoint: str | None = None,
     extends the backend's default service map (see :mod:`.services`). Every
     value is checked here, so each way in (CLI, API, MCP, UI) gets one clear
     line for a bad timeout, row cap, worker count, URL or service entry.
+    ``memory`` copies a ``store`` into memory first (queries about 4× faster
+    on LiITA, at the price of a copy: see :mod:`.memory`).
     """
     from ..checks import check_count
     from .services import service_map
@@ -61,5 +63,5 @@ def open_kb(store: Path | str | None = None, endpoint: str | None = None,
         return RemoteKB(endpoint, limits=limits, services=mapping)
     if store:
         from .embedded import EmbeddedKB
-        return EmbeddedKB.on_disk(Path(store), limits=limits, workers=workers, service_map=mapping)
+        return EmbeddedKB.on_disk(Path(store), memory=memory, limits=limits, workers=workers, service_map=mapping)
     return open_sample(limits=limits, workers=workers, service_map=mapping)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Callable, TypeVar
 
 from ..checks import MAX_ROWS, MAX_TIMEOUT, check_count, check_timeout  # noqa: F401 - re-exported
 from ..errors import QueryError, UpdateRefused
 from ..sparql.lexer import query_form
 from ..sparql.syntax import check_nesting
 from .results import ResultTable
+
+T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_ROWS = 10_000
@@ -67,10 +70,29 @@ class KnowledgeBase(ABC):
     def execute(self, query: str, *, timeout: float | None = None,
                 max_rows: int | None = None) -> ResultTable:
         """Run any read query; the result's ``form`` tells which kind it was."""
-        form = check_read_query(query)
-        return self._run(query, form,
-                         self.limits.timeout if timeout is None else check_timeout(timeout),
-                         self.limits.max_rows if max_rows is None else check_count(max_rows, "--max-rows"))
+        return self._run(query, check_read_query(query), *self.budget(timeout, max_rows))
+
+    def budget(self, timeout: float | None, max_rows: int | None) -> tuple[float, int]:
+        """The checked time budget and row cap of one query (``None``: the KB's defaults)."""
+        return (self.limits.timeout if timeout is None else check_timeout(timeout),
+                self.limits.max_rows if max_rows is None else check_count(max_rows, "--max-rows"))
+
+    def digest(self, query: str, reduce: Callable[[ResultTable], T], *, timeout: float | None = None,
+               max_rows: int | None = None) -> T:
+        """``reduce`` applied to the answer of ``query`` (what :meth:`execute` returns).
+
+        An embedded store applies it in its worker process, so only the (small)
+        result of ``reduce`` comes back, not every row; ``reduce`` must then be
+        picklable (a module-level function or a ``functools.partial`` of one).
+        An exception in ``reduce`` is reported as a :class:`QueryError`.
+        """
+        table = self.execute(query, timeout=timeout, max_rows=max_rows)
+        try:
+            return reduce(table)
+        except QueryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the same report as from a worker
+            raise QueryError(f"the query failed: {type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
     def select(self, query: str, **kw) -> ResultTable:
         """Run a SELECT query."""

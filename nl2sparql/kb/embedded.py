@@ -25,7 +25,7 @@ from ..namespaces import COMPLIT_SERVICE
 from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
 from ..sparql.syntax import relocate_error
-from .base import KnowledgeBase, Limits
+from .base import KnowledgeBase, Limits, check_read_query
 from .loader import check_files, load_files
 from .results import ResultTable
 from .services import ServiceMap
@@ -100,21 +100,31 @@ class EmbeddedKB(KnowledgeBase):
         return cls(store, union_materialised=True, **kw)
 
     @classmethod
-    def on_disk(cls, path: Path, **kw) -> "EmbeddedKB":
-        """Open a store directory read-only."""
+    def on_disk(cls, path: Path, memory: bool = False, **kw) -> "EmbeddedKB":
+        """Open a store directory read-only; ``memory`` copies it into memory first (see :mod:`.memory`)."""
         path = Path(path)
         require_store(path)
         try:
             store = ox.Store.read_only(str(path))
         except OSError as exc:
             raise DataError(f"{path}: cannot open the Oxigraph store: {' '.join(str(exc).split())}") from None
-        kw.setdefault("description", f"store:{path}")
+        kw.setdefault("description", f"store:{path}" + (" (in memory)" if memory else ""))
         marker = path / MARKER
         materialised = False
+        meta: dict = {}
         if marker.is_file():
             meta = json.loads(marker.read_text(encoding="utf-8"))
             kw.setdefault("services", {s: s for s in meta.get("service_graphs", [])})
             materialised = meta.get("default_graph") == "union-of-data-graphs"
+        if memory:
+            from .memory import copy_to_memory, fits_in_memory
+            if not fits_in_memory(path):
+                raise DataError(f"{path}: the store is too large to copy into the free memory; "
+                                "run without --memory")
+            # the graphs materialise_default_graph() copied into the default graph when the store was built
+            union = {g.value for g in store.named_graphs()
+                     if g.value not in set(meta.get("service_graphs", []))} if materialised else None
+            return cls(copy_to_memory(store, union), union_materialised=materialised, **kw)
         return cls(store, path=path, union_materialised=materialised, **kw)
 
     @staticmethod
@@ -169,10 +179,10 @@ class EmbeddedKB(KnowledgeBase):
             return False
         return True
 
-    def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
+    def _run(self, query: str, form: str, timeout: float, max_rows: int, reduce=None):
         added = len(missing_prefixes(query))
         try:
-            return self._workers.run(self.prepare(query), form, timeout, max_rows)
+            return self._workers.run(self.prepare(query), form, timeout, max_rows, reduce)
         except QuerySyntaxError as exc:
             # positions in the user's text, not in the text with the added PREFIX lines
             message = relocate_error(str(exc), added) if added else str(exc)
@@ -180,6 +190,10 @@ class EmbeddedKB(KnowledgeBase):
                 message += ("; it looks like Virtuoso/ARQ syntax (SELECT COUNT(?x) AS ?n): standard SPARQL writes "
                             "(COUNT(?x) AS ?n), and `nl2sparql validate --fix` rewrites it")
             raise QuerySyntaxError(message) from None
+
+    def digest(self, query: str, reduce, *, timeout: float | None = None, max_rows: int | None = None):
+        """``reduce(table)`` computed in the worker process that ran ``query`` (see the base class)."""
+        return self._run(query, check_read_query(query), *self.budget(timeout, max_rows), reduce)
 
     def close(self) -> None:
         self._workers.close()

@@ -15,7 +15,13 @@ connections are retried with exponential backoff, and the final error says
 how many tries were made in how many seconds. Redirects are not followed
 (the endpoint cannot send the request to another host). The answer is parsed
 as it arrives and reading stops at the row cap, so a huge answer never sits
-in memory.
+in memory. A 500 whose body says the engine refused the query (Virtuoso
+answers ``Virtuoso 37000 Error SP030: SPARQL compiler…`` that way; asking
+again gets the same answer) is one query error with the engine's reason, at
+once, not retried.
+
+The client is urllib rather than SPARQLWrapper, which reads a whole answer
+into memory, follows redirects and picks ``update=`` by a keyword regex.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import http.client
 import itertools
 import random
+import re
 import socket
 import threading
 import time
@@ -33,7 +40,7 @@ from typing import Callable
 
 import pyoxigraph as ox
 
-from ..errors import EndpointError, QuerySyntaxError, QueryTimeout, ResourceLimit
+from ..errors import EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit
 from ..sparql.rewrite import complete_prefixes, rewrite_services
 from ..sparql.syntax import check_syntax
 from .base import KnowledgeBase, Limits
@@ -109,6 +116,9 @@ class RemoteKB(KnowledgeBase):
                 code = getattr(exc, "code", None)
                 if code == 400:
                     raise QuerySyntaxError(f"the endpoint rejected the query: {_error_body(exc)}") from None
+                refusal = _refusal(exc, self.url) if code == 500 else None
+                if refusal is not None:  # the engine refused this query: asking again gets the same answer
+                    raise refusal from None
                 if _timed_out(exc):  # the time budget is spent: retrying would multiply it
                     raise self._timeout(timeout, start) from None
                 if _unreachable(exc):
@@ -223,6 +233,36 @@ def _within(seconds: float, call: Callable):
 _HINTS = {401: "the endpoint wants credentials", 403: "the endpoint refused access",
           404: "not found: check the endpoint URL", 405: "the URL does not accept SPARQL POST requests",
           414: "the query is too long for this endpoint"}
+
+
+#: A 500 body in which the engine refuses the query: Virtuoso's ``Virtuoso <SQLSTATE> Error <code>: …``
+#: and Oxigraph's parse errors (``error at 1:25: …``, ``Parser error …``).
+_VIRTUOSO = re.compile(r"Virtuoso (?P<state>[0-9A-Z]{5}) Error\b")
+_OXIGRAPH_PARSE = re.compile(r"^(error at \d+:\d+|Parser error)\b", re.IGNORECASE)
+#: SQLSTATE classes that are worth another try (transaction rollback, e.g. a deadlock; connection).
+_TRANSIENT_STATES = ("40", "08")
+_TIMEOUT_STATES = ("S1T00", "HYT00", "HYT01")
+
+
+def _refusal(exc, url: str) -> QueryError | None:
+    """The query error a 500 answer reports, or ``None`` for a server fault worth retrying."""
+    try:
+        body = exc.read1(8192).decode("utf-8", "replace").strip()
+    except (OSError, AttributeError, ValueError):
+        return None
+    reason = " ".join(body.split("\n\nSPARQL query:")[0].split())[:300]  # Virtuoso echoes the query after
+    state = _VIRTUOSO.search(body)
+    if state:
+        if state.group("state").startswith(_TRANSIENT_STATES):
+            return None
+        if state.group("state") in _TIMEOUT_STATES:
+            return QueryTimeout(f"{url} stopped the query: {reason} (raise its time limit, or make the query "
+                                "more selective)")
+        syntax = state.group("state") == "37000" and "SPARQL compiler" in body
+        return (QuerySyntaxError if syntax else QueryError)(f"the endpoint refused the query: {reason}")
+    if _OXIGRAPH_PARSE.match(body):
+        return QuerySyntaxError(f"the endpoint rejected the query: {reason}")
+    return None
 
 
 def _timed_out(exc) -> bool:

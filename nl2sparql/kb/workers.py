@@ -73,11 +73,12 @@ class _Query:
         return self.open_store()
 
     def handle(self, store: ox.Store, msg):
-        query, form, max_rows = msg
+        query, form, max_rows, reduce = msg
         try:
-            return ("ok", run_on_store(store, query, form, self.default_graph, max_rows))
+            table = run_on_store(store, query, form, self.default_graph, max_rows)
         except SyntaxError as exc:
             return ("parse", " ".join(str(exc).split()))
+        return ("ok", table if reduce is None else reduce(table))
 
 
 class WorkerPool:
@@ -93,12 +94,12 @@ class WorkerPool:
         """The memory cap of each worker, in bytes."""
         return self._pool.memory
 
-    def run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
-        """Run one prepared query in a worker; kill and replace it on timeout."""
+    def run(self, query: str, form: str, timeout: float, max_rows: int, reduce=None):
+        """Run one prepared query in a worker (kill and replace it on timeout); its table, or ``reduce(table)``."""
         def stopped():
             return QueryTimeout(f"query stopped after its {timeout:g} s time budget "
                                 "(raise it with --timeout, or make the query more selective)")
-        status, payload = self._pool.call((query, form, max_rows), timeout, stopped)
+        status, payload = self._pool.call((query, form, max_rows, reduce), timeout, stopped)
         if status == "ok":
             return payload
         if status == "parse":

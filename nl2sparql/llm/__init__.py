@@ -11,8 +11,8 @@ Configuration (flags > environment > config file; see :mod:`.config`):
 - ``NL2SPARQL_LLM_MODEL``: model of the ``default`` tier (writes SPARQL).
 - ``NL2SPARQL_LLM_FAST_MODEL``: model of the ``fast`` tier (paraphrases, judges);
   the default model when unset.
-- ``NL2SPARQL_LLM_CACHE``: response cache file (default ``cache/llm_cache.sqlite``),
-  ``off`` to disable.
+- ``NL2SPARQL_LLM_CACHE``: response cache file (default ``llm_cache.sqlite`` in the
+  project cache directory, :func:`nl2sparql.paths.cache_dir`), ``off`` to disable.
 - a TOML file, ``~/.config/nl2sparql/llm.toml`` or ``--llm-config FILE``.
 
 Use::

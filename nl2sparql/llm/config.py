@@ -24,7 +24,7 @@ else ``~/.config/nl2sparql/llm.toml``; a missing default file is ignored)::
     deadline = 420                          # seconds per call, retries and back-off included
     max_retries = 4
     max_concurrency = 4
-    cache_path = "cache/llm_cache.sqlite"   # or cache = false
+    cache_path = "/path/to/llm_cache.sqlite"  # default: llm_cache.sqlite in the cache; or cache = false
     seed = 0
 
     [prices."gpt-4o-mini"]                  # USD per million tokens
@@ -46,7 +46,8 @@ from ..errors import ConfigError
 CACHE_HINT = ("choose another file with NL2SPARQL_LLM_CACHE or the LLM config file's cache_path, "
               "or set NL2SPARQL_LLM_CACHE=off")
 
-DEFAULT_CACHE_PATH = Path("cache/llm_cache.sqlite")
+#: The response cache's file name in the project cache directory (see :func:`default_cache_path`).
+CACHE_NAME = "llm_cache.sqlite"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 LOCAL_PLACEHOLDER_KEY = "EMPTY"
 TIERS = ("default", "fast")
@@ -56,6 +57,14 @@ _FILE_KEYS = {
     "model", "fast_model", "api_key", "api_key_env", "base_url", "timeout", "deadline", "max_retries",
     "max_concurrency", "cache", "cache_path", "seed", "backoff_base", "backoff_max", "prices",
 }
+
+
+def default_cache_path() -> Path:
+    """The response cache in the project cache directory, like every other cache (``NL2SPARQL_CACHE``,
+    else the checkout's ``cache/`` or ``~/.cache/nl2sparql``; see :mod:`nl2sparql.paths`), whatever the
+    working directory."""
+    from ..paths import cache_dir
+    return cache_dir() / CACHE_NAME
 
 
 @dataclass
@@ -77,7 +86,7 @@ class LLMConfig:
     deadline: float | None = None
     max_retries: int = 4
     max_concurrency: int = 4
-    cache_path: Path | None = DEFAULT_CACHE_PATH
+    cache_path: Path | None = field(default_factory=default_cache_path)
     seed: int | None = None
     backoff_base: float = 1.0
     backoff_max: float = 30.0
@@ -285,7 +294,7 @@ def _resolve_cache(flag, no_cache: bool, env: Mapping[str, str], file: Mapping[s
         return None
     if file.get("cache_path"):
         return Path(str(file["cache_path"])).expanduser()
-    return DEFAULT_CACHE_PATH
+    return default_cache_path()
 
 
 def _number(flag, file: Mapping[str, Any], key: str, kind: type, path: Path | None):

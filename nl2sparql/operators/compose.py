@@ -18,33 +18,48 @@ class PatternComposer(Operator):
     Config: ``candidates`` (how many to produce), ``seed``, ``patterns`` (allowed labels or None),
     ``max_result_rows`` (skip draws whose answer, estimated from the facts, is larger),
     ``max_scan`` (with a ``kb`` service: draw fewer queries whose first scan reads more rows,
-    see :meth:`~nl2sparql.patterns.compose.Composer._too_slow`; 0 turns it off).
-    Exact duplicate queries are dropped here (reason ``duplicate_query``).
+    see :meth:`~nl2sparql.patterns.compose.Composer._too_slow`; 0 turns it off), ``first_draw``
+    (the index of the first draw, default 0: a shard's units draw from disjoint ranges).
+    Exact duplicate queries are dropped here (reason ``duplicate_query``). ``shared``: a dict
+    kept across runs on the same facts (a shard's units), so the composer and its scan counts
+    are built once.
     """
 
     input_keys = ("fact", "rows")
     output_keys = ("cid", "sparql", "shape", "labels", "slots", "mentions", "fragments")
 
-    def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, **kw):
+    def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, shared: dict | None = None,
+                 **kw):
         super().__init__(config, **kw)
         self.kb = kb
+        self.shared = shared
+
+    def _composer(self, storage, input_key: str) -> tuple[Composer, ScanSizes | None]:
+        allowed = self.config.get("patterns")
+        max_scan = int(self.config.get("max_scan", 0))
+        key = (int(self.config.get("seed", 0)), tuple(allowed or ()), int(self.config.get("max_result_rows", 0)),
+               max_scan, input_key)
+        if self.shared is not None and self.shared.get("key") == key:
+            return self.shared["composer"], self.shared["sizes"]
+        fact_rows = storage.read("dict")
+        facts = Facts({r[input_key]: [tuple(x) for x in r["rows"]] for r in fact_rows})
+        sizes = ScanSizes(self.kb) if self.kb is not None and max_scan else None
+        composer = Composer(facts, seed=key[0], allowed=set(allowed) if allowed else None, max_rows=key[2],
+                            scan_rows=sizes.rows if sizes else None, max_scan=max_scan)
+        if self.shared is not None:
+            self.shared.update(key=key, composer=composer, sizes=sizes)
+        return composer, sizes
 
     def run(self, storage, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
         report = StepReport(self.name)
-        fact_rows = storage.read("dict")
-        facts = Facts({r[input_key]: [tuple(x) for x in r["rows"]] for r in fact_rows})
-        allowed = self.config.get("patterns")
-        max_scan = int(self.config.get("max_scan", 0))
-        sizes = ScanSizes(self.kb) if self.kb is not None and max_scan else None
-        composer = Composer(facts, seed=int(self.config.get("seed", 0)), allowed=set(allowed) if allowed else None,
-                            max_rows=int(self.config.get("max_result_rows", 0)),
-                            scan_rows=sizes.rows if sizes else None, max_scan=max_scan)
+        composer, sizes = self._composer(storage, input_key)
         total = int(self.config.get("candidates", 100))
+        first = int(self.config.get("first_draw", 0))
         seen: set[str] = set()
         out, rejects = [], []
         draws = 0
         while len(out) < total and draws < total * MAX_DRAWS_PER_CANDIDATE:
-            cand = composer.draw(draws)
+            cand = composer.draw(first + draws)
             draws += 1
             self.progress(len(out), total)
             if isinstance(cand, str):

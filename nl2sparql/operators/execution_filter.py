@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from ..errors import QueryError
 from ..kb.base import KnowledgeBase
@@ -34,6 +35,19 @@ def degenerate(table: ResultTable) -> bool:
     return False
 
 
+def verdict(table: ResultTable, limit: int) -> tuple[str | None, int, str]:
+    """``(reason or None, rows, answer signature)`` for an answer: why it is rejected, or kept."""
+    if table.form == "ask":
+        return None, 1, answer_signature(table)
+    if not table.rows:
+        return "empty", 0, ""
+    if table.truncated or len(table.rows) > limit:
+        return "oversized", len(table.rows), ""
+    if degenerate(table):
+        return "degenerate", len(table.rows), ""
+    return None, len(table.rows), answer_signature(table)
+
+
 class ExecutionFilter(Operator):
     """Config: ``timeout`` (s, default 10), ``max_result_rows`` (default 1000), ``threads`` (default 1),
     ``stop_after`` (stop once this many candidates passed, in input order; 0: run them all)."""
@@ -53,18 +67,11 @@ class ExecutionFilter(Operator):
     def _verdict(self, sparql: str) -> tuple[str | None, int, str]:
         limit = int(self.config.get("max_result_rows", 1000))
         try:
-            table = self.kb.execute(sparql, timeout=float(self.config.get("timeout", 10.0)), max_rows=limit + 1)
+            # judged where the query ran (an embedded store's worker): only the verdict crosses back
+            return self.kb.digest(sparql, partial(verdict, limit=limit),
+                                  timeout=float(self.config.get("timeout", 10.0)), max_rows=limit + 1)
         except QueryError as exc:
             return exc.kind, 0, str(exc)
-        if table.form == "ask":
-            return None, 1, answer_signature(table)
-        if not table.rows:
-            return "empty", 0, ""
-        if table.truncated or len(table.rows) > limit:
-            return "oversized", len(table.rows), ""
-        if degenerate(table):
-            return "degenerate", len(table.rows), ""
-        return None, len(table.rows), answer_signature(table)
 
     @staticmethod
     def _passed_in_order(rows: list[dict], done: dict) -> int:

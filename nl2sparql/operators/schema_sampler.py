@@ -5,8 +5,14 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from ..kb.base import KnowledgeBase
+from ..kb.results import ResultTable
 from ..patterns import fact_queries
 from .base import Operator, StepReport
+
+
+def fact_rows(table: ResultTable) -> list[list[str]]:
+    """The rows of a fact query as sorted lists of cell values (``""`` for an unbound cell)."""
+    return [list(v) for v in sorted(tuple("" if t is None else t.value for t in row) for row in table.rows)]
 
 
 class SchemaSampler(Operator):
@@ -26,25 +32,28 @@ class SchemaSampler(Operator):
     def run(self, storage, output_key: str = "fact") -> StepReport:
         report = StepReport(self.name)
         queries = fact_queries()
+        timeout = self.config.get("timeout", 300.0)
 
         def sample(query: str) -> list[list[str]]:
-            table = self.kb.select(query, timeout=self.config.get("timeout", 300.0),
-                                   max_rows=self.config.get("max_rows", 2_000_000))
-            return [list(v) for v in sorted(tuple("" if t is None else t.value for t in row) for row in table.rows)]
+            # the rows are reduced to sorted values where the query ran (an embedded store's worker)
+            return self.kb.digest(query, fact_rows, timeout=timeout, max_rows=self.config.get("max_rows", 2_000_000))
 
         with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
             futures = {name: pool.submit(sample, query) for name, query in queries.items()}
+            profiled = None
+            if self.config.get("profile", True):
+                from ..kb.profile import profile_kb
+                profiled = pool.submit(profile_kb, self.kb, timeout=timeout)  # alongside the fact queries
             rows = []
             for i, (name, future) in enumerate(futures.items()):
                 rows.append({output_key: name, "rows": future.result()})
                 report.extra.setdefault("facts", {})[name] = len(rows[-1]["rows"])
                 self.progress(i + 1, len(queries))
-        if self.config.get("profile", True):
-            from ..kb.profile import profile_kb
-            profile = profile_kb(self.kb, timeout=self.config.get("timeout", 300.0))
-            report.extra["profile"] = {"triples": profile.triples,
-                                       "graphs": {g.graph or "(default)": g.triples for g in profile.graphs},
-                                       "classes": len(profile.classes()), "properties": len(profile.properties())}
+            if profiled is not None:
+                profile = profiled.result()
+                report.extra["profile"] = {"triples": profile.triples,
+                                           "graphs": {g.graph or "(default)": g.triples for g in profile.graphs},
+                                           "classes": len(profile.classes()), "properties": len(profile.properties())}
         storage.write(rows)
         report.kept = len(rows)
         return report

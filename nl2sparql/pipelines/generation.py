@@ -53,6 +53,8 @@ class RunConfig:
     prefix: str = ""
     cache_dir: str = "cache"
     extra: dict = field(default_factory=dict)
+    #: A unit of a sharded run (see :mod:`.shards`): draws from its own range, keeps its margin, ids of its own.
+    unit: int | None = None
 
     def __post_init__(self):
         from ..checks import check_count, check_timeout
@@ -71,6 +73,8 @@ class RunConfig:
             if unknown:
                 raise ConfigError(f"unknown pattern label(s) {', '.join(unknown)}; "
                                   f"known: {', '.join(LABELS)}")
+        if self.unit is not None:
+            self.unit = check_count(self.unit, "unit", 0)
         if not self.prefix:
             self.prefix = f"{Path(self.out).stem}_s{self.seed}"
 
@@ -88,6 +92,8 @@ class RunConfig:
         """The fields a resumed run must share with the original."""
         d = asdict(self)
         d.pop("threads")
+        if d["unit"] is None:
+            d.pop("unit")  # a plain run's identity as before units existed
         return d
 
 
@@ -102,20 +108,33 @@ class Step:
 ProgressFactory = Callable[[str], Callable[[int, int], None]]
 
 
-def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None) -> list[Step]:
+#: A unit's draws start at ``unit × UNIT_DRAW_SPAN`` (far more than any unit draws).
+UNIT_DRAW_SPAN = 10 ** 9
+
+
+def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None,
+                  shared: dict | None = None) -> list[Step]:
     """The template chain: sample → compose → execute → phrase → tag → dedup → grade → write.
 
     The LLM layer (:mod:`.llm_steps`) starts from this list and inserts its operators.
+    For a unit of a sharded run (``config.unit``) the composer draws from the unit's own range and
+    the writer keeps the filter's margin (the merge trims) under ids of its own; ``shared`` lets the
+    units of one shard share the composer (:class:`~nl2sparql.operators.PatternComposer`).
     """
     progress = progress or (lambda name: (lambda done, total: None))
     c = config
+    compose = {"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
+               "max_result_rows": c.max_result_rows, "max_scan": c.max_scan}
+    write = {"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}
+    if c.unit is not None:
+        compose["first_draw"] = c.unit * UNIT_DRAW_SPAN
+        write.update(target=c.enough_kept, id_prefix=f"gen-s{c.seed}-u{c.unit:04d}")
     return [
         Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10), "threads": c.threads}, kb=kb,
                            progress=progress("schema sampler")),
              {"output_key": "fact"}),
-        Step(PatternComposer({"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
-                              "max_result_rows": c.max_result_rows, "max_scan": c.max_scan},
-                             kb=kb, progress=progress("pattern composer")), {"input_key": "fact", "output_key": "sparql"}),
+        Step(PatternComposer(compose, kb=kb, shared=shared, progress=progress("pattern composer")),
+             {"input_key": "fact", "output_key": "sparql"}),
         Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads,
                               "stop_after": c.enough_kept},
                              kb=kb, progress=progress("execution filter")),
@@ -125,8 +144,7 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
         Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
         Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
         Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
-        Step(PoolWriter({"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}, progress=progress("pool writer")),
-             {"input_key": "sparql"}),
+        Step(PoolWriter(write, progress=progress("pool writer")), {"input_key": "sparql"}),
     ]
 
 
@@ -134,7 +152,7 @@ class GenerationPipeline:
     """Builds and runs the chain; ``steps=`` (see :mod:`.llm_steps`) lets the LLM layer insert its operators."""
 
     def __init__(self, config: RunConfig, kb, progress: ProgressFactory | None = None,
-                 steps: list[Step] | None = None):
+                 steps: list[Step] | None = None, first_entry: Path | None = None):
         self.config = config
         self.kb = kb
         c = config
@@ -143,7 +161,8 @@ class GenerationPipeline:
         for s in self.steps:
             if isinstance(s.operator, PoolWriter):
                 s.operator.config["operators"] = versions
-        self.storage = StepStorage(c.cache_dir, c.prefix)
+        # first_entry: the rows the first step reads (a shard's units start from its sampled facts)
+        self.storage = StepStorage(c.cache_dir, c.prefix, first_entry_file_name=first_entry)
         self.manifest_path = Path(c.cache_dir) / f"{c.prefix}_manifest.json"
 
     # -- checks ----------------------------------------------------------

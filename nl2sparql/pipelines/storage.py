@@ -36,6 +36,9 @@ class StepStorage:
         self.file_name_prefix = file_name_prefix
         self.first_entry_file_name = first_entry_file_name
         self.operator_step = -1
+        # rows a step wrote, handed to the next step's read() without parsing its file again
+        # (shared by the copies step() makes; the files are still written, for resuming)
+        self._handoff: dict[int, list] = {}
 
     def step(self) -> "StepStorage":
         """Advance to the next operator's step; returns a copy bound to that step."""
@@ -54,6 +57,8 @@ class StepStorage:
         """The previous step's rows (``dict``: a list of dicts; ``dataframe`` needs pandas)."""
         if self.operator_step == 0:
             rows = read_jsonl(Path(self.first_entry_file_name)) if self.first_entry_file_name else []
+        elif self.operator_step - 1 in self._handoff:
+            rows = self._handoff.pop(self.operator_step - 1)
         else:
             rows = read_jsonl(self.file(self.operator_step - 1))
         if output_type == "dataframe":
@@ -69,6 +74,9 @@ class StepStorage:
             data = data.to_dict(orient="records")
         path = self.file(self.operator_step)
         write_jsonl(path, data)
+        self._handoff.clear()
+        if isinstance(data, list):
+            self._handoff[self.operator_step] = data
         return path
 
     def write_rejects(self, rows: list[dict]) -> Path:

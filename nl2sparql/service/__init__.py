@@ -12,7 +12,7 @@ from ..errors import ConfigError, DataError, Nl2SparqlError, QueryError
 from ..kb.base import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 from ..score.evaluate import DEFAULT_TRANSLATOR
 from .external import ask
-from .generation import EXPORT_FORMATS, export_pool, generate, pool_stats
+from .generation import EXPORT_FORMATS, export_pool, generate, merge_pools, pool_stats
 from .kbs import KBChoice, as_choice, close_all
 from .llm import llm_config
 from .ontology import ontology_catalog, ontology_prompt, ontology_term, search_ontology
@@ -22,7 +22,7 @@ from .rules import check_variable_reuse, constraints, fix_case, pattern_catalogu
 from .scoring import match_options, score
 from .translation import MODES, analyze, evaluate, retrieve, translate
 from .types import (Analysis, AskResult, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
-                    OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult,
+                    MergeResult, OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult,
                     ValidationResult)
 from .views import pattern_labels, pool_items, sparql_tokens
 
@@ -30,7 +30,7 @@ __all__ = [
     # functions
     "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "evaluate",
     "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
-    "kb_info", "load_store", "serve_kb", "pool_stats", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
+    "kb_info", "load_store", "serve_kb", "pool_stats", "merge_pools", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",
     "constraints", "schema", "pattern_catalogue", "fix_case", "check_variable_reuse", "ask",
     "pool_items", "pattern_labels", "sparql_tokens",
@@ -39,7 +39,7 @@ __all__ = [
     # results
     "Result", "Rows", "Issue", "ValidationResult", "FixResult", "Analysis", "Example", "RetrievalResult",
     "TranslationResult", "OntologySearchResult", "AskResult", "KBInfo", "LoadResult", "GenerationResult",
-    "ExportResult", "ScoreResult",
+    "MergeResult", "ExportResult", "ScoreResult",
     # errors
     "Nl2SparqlError", "ConfigError", "DataError", "QueryError",
 ]

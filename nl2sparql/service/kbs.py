@@ -44,6 +44,8 @@ class KBChoice:
     ``workers`` is how many queries an embedded store runs in parallel;
     ``services`` are service-map entries (``IRI=graph`` or ``IRI=URL``) added to
     the KB's own (else ``NL2SPARQL_SERVICES``): a SERVICE to any other target is refused.
+    ``memory`` copies a store into memory first (faster queries for a long run, see
+    :mod:`nl2sparql.kb.memory`).
     """
 
     store: str | None = None
@@ -52,6 +54,7 @@ class KBChoice:
     max_rows: int | None = None
     workers: int = 1
     services: tuple[str, ...] | None = None
+    memory: bool = False
 
     def __post_init__(self):
         if self.services is None:  # the environment's entries, so that they are part of the choice
@@ -93,7 +96,8 @@ class KBChoice:
     def to_dict(self) -> dict:
         """JSON-ready view (for configuration resources)."""
         return {"kb": self.label, "store": self.store, "endpoint": self.endpoint, "timeout": self.timeout,
-                "max_rows": self.max_rows, "workers": self.workers, "services": list(self.services)}
+                "max_rows": self.max_rows, "workers": self.workers, "services": list(self.services),
+                "memory": self.memory}
 
 
 KBLike = Union[None, str, Path, KBChoice, KnowledgeBase]
@@ -122,12 +126,13 @@ def as_choice(kb: KBLike) -> KBChoice:
 
 def shared_kb(choice: KBChoice) -> KnowledgeBase:
     """The process-wide open KB for ``choice`` (opened on first use, closed at exit)."""
-    key = (choice.store and str(Path(choice.store).resolve()), choice.endpoint, choice.workers, choice.services)
+    key = (choice.store and str(Path(choice.store).resolve()), choice.endpoint, choice.workers, choice.services,
+           choice.memory)
     with _LOCK:
         kb = _OPEN.get(key)
         if kb is None:
             kb = open_kb(store=choice.store, endpoint=choice.endpoint, workers=choice.workers,
-                         services=list(choice.services) or None, use_env=False)
+                         services=list(choice.services) or None, use_env=False, memory=choice.memory)
             _OPEN[key] = kb
         return kb
 

@@ -229,6 +229,25 @@ class GenerationResult(Result):
     stats: dict
     manifest: str
     llm: Optional[dict] = None
+    #: ``i/n`` for one shard of a sharded run; the number of shards for a run made and merged by an executor.
+    shard: Optional[str] = None
+    shards: Optional[int] = None
+
+
+@dataclass
+class MergeResult(Result):
+    """Shard pools merged into one: kept, dropped across shards (by reason), short of the target."""
+
+    out: str
+    kept: int
+    target: int
+    items_in: int
+    rejected: dict[str, int]
+    short: int
+    units: int
+    shards: list[dict]
+    manifest: str
+    stats: dict
 
 
 @dataclass

@@ -10,7 +10,8 @@ match inside a string literal or a comment.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 # The terminals of the SPARQL 1.1 grammar, as Oxigraph reads them (checked by probes against
 # pyoxigraph, see tests/reliability/test_ssrf.py): whitespace is only space, tab, CR and LF;
@@ -69,9 +70,13 @@ UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY"
 FORM_KEYWORDS = {"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"}
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One lexical token: its kind, its text and its offset in the query."""
+class Token(NamedTuple):
+    """One lexical token: its kind, its text and its offset in the query.
+
+    A named tuple: a query has about a hundred tokens and generation lexes
+    tens of thousands of queries, and a tuple is made about 3x faster than
+    a frozen dataclass.
+    """
 
     kind: str
     text: str
@@ -85,13 +90,20 @@ class Token:
 
 def tokenize(query: str, keep_trivia: bool = False) -> list[Token]:
     """Split ``query`` into tokens; whitespace and comments only with ``keep_trivia``."""
+    return list(_tokens(query, keep_trivia))
+
+
+@lru_cache(maxsize=256)
+def _tokens(query: str, keep_trivia: bool) -> tuple[Token, ...]:
+    # memoised: checking, preparing and tagging one query lex the same text several times in a row
     tokens = []
+    make = tuple.__new__
     for m in _TOKEN_RE.finditer(query):
         kind = m.lastgroup or "other"
         if not keep_trivia and kind in ("ws", "comment"):
             continue
-        tokens.append(Token(kind, m.group(), m.start()))
-    return tokens
+        tokens.append(make(Token, (kind, m.group(), m.start())))
+    return tuple(tokens)
 
 
 def query_form(query: str) -> str:
@@ -149,7 +161,7 @@ def declared_prefixes(query: str) -> dict[str, str]:
     tokens = tokenize(query)
     out = {}
     for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
-        if a.upper == "PREFIX" and b.kind == "pname" and c.kind == "iri":
+        if b.kind == "pname" and c.kind == "iri" and a.upper == "PREFIX":
             out[b.text[:-1]] = iri_value(c.text)
     return out
 

@@ -222,10 +222,10 @@ class Group:
         return self
 
     def render_body(self, used: set[str], indent: str) -> list[str]:
-        lines = []
-        for el in self.elements:
-            lines.append(el.render(used, indent))
-        return lines
+        # MINUS removes from what precedes it in the group, so it is written last (FILTERs may go anywhere)
+        ordered = [el for el in self.elements if not isinstance(el, Minus)] + \
+                  [el for el in self.elements if isinstance(el, Minus)]
+        return [el.render(used, indent) for el in ordered]
 
     def render(self, used: set[str], indent: str) -> str:
         inner = self.render_body(used, indent + "  ")
@@ -280,6 +280,23 @@ class NotExists:
 
     def render(self, used: set[str], indent: str) -> str:
         return _keyword_block("FILTER NOT EXISTS", self.group, used, indent)
+
+
+@dataclass
+class Minus:
+    """``MINUS { … }``: drop the solutions that share a binding with one of the group's.
+
+    The same answers as :class:`NotExists` when the shared variables are always
+    bound before it, and far faster on Oxigraph, which evaluates a ``FILTER NOT
+    EXISTS`` group again for every outer row but a MINUS group once (on the
+    mirror: > 40 s against 1.5 s for "lemmas with an emotion but no Parmigiano
+    translation"). Always rendered last in its group.
+    """
+
+    group: Group
+
+    def render(self, used: set[str], indent: str) -> str:
+        return _keyword_block("MINUS", self.group, used, indent)
 
 
 @dataclass

@@ -4,14 +4,22 @@ For ``POOL.jsonl`` the cache is the directory ``POOL.jsonl.nl2sparql-index/``:
 
 * ``lexical-<key>.npz`` — which item each indexed question belongs to and the
   BM25 term counts (key: SHA-256 of the pool bytes + tokeniser settings);
-* ``dense-<embedder>-<key>.npy`` — the float32 question embeddings (key: SHA-256
-  of the pool bytes + text fields + embedder name).
+* ``dense-<embedder>-<key>.npy`` — the float16 question embeddings (key: SHA-256
+  of the pool bytes + text fields + embedder name), made by
+  :func:`~.embed_cache.embed_texts` (each distinct text once, reusing vectors
+  cached by text, in several processes).
 
 Editing the pool or switching embedder changes the key, so the index is rebuilt
 and stale files of the same kind are removed. Files are written to a temporary
 name and moved into place with ``os.replace``. A missing, unreadable or corrupt
 cache is rebuilt, and a pool directory that cannot be written falls back to
 ``cache/indexes/`` and then to no cache at all — with a warning, never an error.
+
+The shipped pools also have a *prebuilt* index in the package data
+(``nl2sparql/data/pools/prebuilt/<pool>/``, the same files), read when it
+matches the pool: a fresh install answers its first question without embedding
+the shipped questions. ``python -m nl2sparql.translate.prebuilt`` rebuilds it
+after a shipped pool changes (a test fails while it is stale).
 """
 
 from __future__ import annotations
@@ -27,7 +35,8 @@ import numpy as np
 
 from ..fileio import read_pool  # noqa: F401 - part of this module's API
 from .bm25 import TokenTable
-from .embedders import Embedder, encode_batched
+from .embed_cache import TextVectors, embed_texts, text_cache
+from .embedders import Embedder
 from .text import DEFAULT_TEXT_FIELDS, TOKENIZER_VERSION, item_texts, tokenize
 
 CACHE_SUFFIX = ".nl2sparql-index"
@@ -52,13 +61,21 @@ class PoolIndex:
     from_cache: dict[str, bool] = field(default_factory=dict)
 
 
+#: The format of the stored vectors (part of the dense key: an index of another format is rebuilt).
+DENSE_FORMAT = "float16"
+
+
 def build_pool_index(items: Sequence[dict], embedder: Embedder | None = None, *,
                      fields: Sequence[str] = DEFAULT_TEXT_FIELDS, stem: bool = True,
-                     progress: Progress | None = None) -> PoolIndex:
-    """Index ``items`` in memory: their questions, BM25 term counts and (with ``embedder``) embeddings."""
+                     progress: Progress | None = None, cache: TextVectors | None = None) -> PoolIndex:
+    """Index ``items`` in memory: their questions, BM25 term counts and (with ``embedder``) embeddings.
+
+    ``cache``: vectors by text to reuse and extend (see :mod:`.embed_cache`).
+    """
     texts, owners = _texts(items, fields)
     tokens = TokenTable.from_docs([tokenize(t, stem=stem) for t in texts])
-    embeddings = encode_batched(embedder, texts, progress=progress) if embedder is not None else None
+    embeddings = (embed_texts(embedder, texts, cache=cache, progress=progress)
+                  if embedder is not None else None)
     return PoolIndex(texts, owners, tokens, embeddings, embedder.name if embedder else None)
 
 
@@ -81,13 +98,14 @@ def load_or_build(pool: Path, embedder: Embedder | None = None, *,
     items, digest = read_pool(pool)
     texts, owners = _texts(items, fields)
     lex_key = _sha(digest, "lexical", TOKENIZER_VERSION, f"stem={stem}", *fields)
-    dense_key = _sha(digest, "dense", embedder.name, *fields) if embedder else None
+    dense_key = _sha(digest, "dense", embedder.name, DENSE_FORMAT, *fields) if embedder else None
     warnings: list[str] = []
     folders = _folders(pool, cache_root) if cache else []
+    readable = folders + [prebuilt_dir(pool)]  # the shipped pools' own index, never written here
     hits = {"lexical": False, "dense": False}
 
     lex_name = f"lexical-{lex_key[:32]}.npz"
-    tokens = _first(folders, lambda f: _load_lexical(f / lex_name, lex_key, owners))
+    tokens = _first(readable, lambda f: _load_lexical(f / lex_name, lex_key, owners))
     if tokens is None:
         tokens = TokenTable.from_docs([tokenize(t, stem=stem) for t in texts])
         _store(folders, pool, lex_name, lambda h: _save_lexical(h, lex_key, owners, tokens), warnings)
@@ -96,16 +114,29 @@ def load_or_build(pool: Path, embedder: Embedder | None = None, *,
 
     embeddings = None
     if embedder is not None:
-        name = f"dense-{_slug(embedder.name)}-{dense_key[:32]}.npy"
-        embeddings = _first(folders, lambda f: _load_dense(f / name, len(texts), embedder.dim))
+        name = dense_name(embedder, dense_key)
+        embeddings = _first(readable, lambda f: _load_dense(f / name, len(texts), embedder.dim))
         if embeddings is None:
-            embeddings = encode_batched(embedder, texts, progress=progress)
-            _store(folders, pool, name, lambda h: np.save(h, embeddings, allow_pickle=False), warnings)
+            vectors = text_cache(embedder, cache_root) if cache else None
+            embeddings = embed_texts(embedder, texts, cache=vectors, progress=progress, warnings=warnings)
+            _store(folders, pool, name, lambda h: np.save(h, embeddings.astype(np.float16), allow_pickle=False),
+                   warnings)
         else:
             hits["dense"] = True
     key = _sha(lex_key, dense_key or "no-dense")
     index = PoolIndex(texts, owners, tokens, embeddings, embedder.name if embedder else None, key, hits)
     return items, index, warnings
+
+
+def dense_name(embedder: Embedder, key: str) -> str:
+    """The file name of a pool's dense index."""
+    return f"dense-{_slug(embedder.name)}-{key[:32]}.npy"
+
+
+def prebuilt_dir(pool: Path) -> Path:
+    """Where a shipped pool's prebuilt index lives (package data; only the shipped pools have one)."""
+    from ..paths import pools_dir
+    return pools_dir() / "prebuilt" / Path(pool).name
 
 
 def combined_key(indexes: Sequence[PoolIndex]) -> str:
@@ -221,6 +252,6 @@ def _load_dense(path: Path, n_texts: int, dim: int) -> np.ndarray | None:
         matrix = np.load(path, allow_pickle=False)
     except Exception:  # noqa: BLE001
         return None
-    if matrix.dtype != np.float32 or matrix.shape != (n_texts, dim) or not np.isfinite(matrix).all():
+    if matrix.dtype != np.float16 or matrix.shape != (n_texts, dim) or not np.isfinite(matrix).all():
         return None
-    return np.ascontiguousarray(matrix)
+    return matrix.astype(np.float32)
