@@ -1,7 +1,8 @@
 """File I/O shared by the pipeline, the scorer, the translator and the pools.
 
-Reading: JSON lines and pools (a JSON array or JSON lines), with one clear
-error line naming the file and line. Writing: a file is written to a temporary name in the same directory, flushed to disk,
+Reading: JSON lines and pools (a JSON array, or JSON lines read one line at
+a time so a large pool is streamed), with one clear error line naming the
+file and line. Writing: a file is written to a temporary name in the same directory, flushed to disk,
 then moved onto its final name, so readers never see half a file and a killed
 process never leaves one behind.
 """
@@ -49,15 +50,25 @@ def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
     return len(lines)
 
 
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
-    """``(line number, object)`` for each non-blank line of a JSONL file."""
+def need_file(path: Path, what: str = "file") -> Path:
+    """``path`` when it is a regular file; one clear :class:`DataError` when it is missing, a directory or else."""
     path = Path(path)
+    if path.is_dir():
+        raise DataError(f"{path} is a directory, not a {what}; name a file in it")
     if not path.is_file():
-        raise DataError(f"{path}: no such file (check the path)")
+        raise DataError(f"{path}: no such {what} (check the path)" if not path.exists()
+                        else f"{path} is not a regular file (a {what} must be one)")
+    return path
+
+
+def iter_jsonl(path: Path, what: str = "file") -> Iterator[tuple[int, dict]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file, read as it goes (never whole)."""
+    path = need_file(path, what)
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open(encoding="utf-8-sig")
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror})") from None
+    number = 0
     with handle:
         try:
             for number, line in enumerate(handle, 1):
@@ -70,44 +81,42 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
                 if not isinstance(obj, dict):
                     raise DataError(f"{path} line {number}: expected a JSON object")
                 yield number, obj
-        except UnicodeDecodeError:
-            raise DataError(f"{path}: not UTF-8 text") from None
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{path}: not UTF-8 text ({exc.reason}, near line {number + 1})") from None
 
 
-def read_pool(path: Path) -> tuple[list[dict], str]:
-    """The items of a ``.json`` array or ``.jsonl`` pool and the SHA-256 of its bytes.
+def iter_pool(path: Path) -> Iterator[dict]:
+    """The items of a ``.jsonl`` pool one at a time (streamed), or of a ``.json`` array (read whole).
 
     Raises :class:`DataError` naming the file (and line) when it is not a pool.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"{path}: no such pool file")
-    data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
+    path = need_file(path, "pool file")
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head.startswith(b"["):
+        for _, item in iter_jsonl(path, "pool file"):
+            yield item
+        return
     try:
-        text = data.decode("utf-8-sig")
+        items = json.loads(path.read_bytes().decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-        where = lambda i: f"{path}: element {i}"  # noqa: E731
-    else:
-        items = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"{path}:{number}: invalid JSON line: {exc.msg}") from None
-        where = lambda i: f"{path}: record {i + 1}"  # noqa: E731
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise DataError(f"{where(i)} is not a JSON object (expected pool items with an 'nl' question)")
-    return items, digest
+            raise DataError(f"{path}: element {i} is not a JSON object (expected pool items with an 'nl' question)")
+        yield item
+
+
+def read_pool(path: Path) -> tuple[list[dict], str]:
+    """The items of a ``.json`` array or ``.jsonl`` pool and the SHA-256 of its bytes."""
+    items = list(iter_pool(path))
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return items, digest.hexdigest()
 
 
 class Checkpoint:

@@ -330,7 +330,7 @@ def test_400_from_the_endpoint_is_a_syntax_error(remote, endpoint, sleeps):
     assert endpoint.count == 1 and sleeps == []
 
 
-@pytest.mark.parametrize("status,match", [(404, "EndPointNotFound"), (403, "HTTP 403")])
+@pytest.mark.parametrize("status,match", [(404, "HTTP 404"), (403, "HTTP 403")])
 def test_client_errors_are_not_retried(remote, endpoint, sleeps, status, match):
     endpoint.always = Scripted(status, b"no")
     with pytest.raises(EndpointError, match=match) as info:

@@ -114,7 +114,7 @@ def test_server_config_checks_its_values():
         ServerConfig(mode="magic")
     with pytest.raises(api.ConfigError, match="max rows"):
         ServerConfig(max_rows=0)
-    with pytest.raises(api.ConfigError, match="timeout must be positive"):
+    with pytest.raises(api.ConfigError, match="timeout must be more than 0"):
         ServerConfig(kb=api.KBChoice(timeout=0))
 
 

@@ -128,7 +128,7 @@ def test_kb_serve_a_store_on_a_given_port(tmp_path, monkeypatch):
 
 def test_kb_serve_refuses_what_it_cannot_serve(tmp_path, monkeypatch):
     not_a_store = invoke_failing(["kb", "serve", "--store", str(tmp_path)])
-    assert "not a store built by `nl2sparql-gen kb load`" in not_a_store
+    assert "no Oxigraph store here; build one with `nl2sparql-gen kb load" in not_a_store
     missing = invoke_failing(["kb", "serve", "--store", str(tmp_path / "nope")])
     assert "no Oxigraph store here" in missing
     monkeypatch.setenv("NL2SPARQL_OXIGRAPH", str(tmp_path / "oxigraph"))

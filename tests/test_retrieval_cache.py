@@ -43,7 +43,7 @@ def test_read_pool_jsonl_and_json_array(tmp_path, pool):
 def test_read_pool_reports_bad_lines(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"nl": "ok"}\n\n{not json}\n', encoding="utf-8")
-    with pytest.raises(DataError, match=r"bad.jsonl:3"):
+    with pytest.raises(DataError, match=r"bad.jsonl line 3"):
         read_pool(bad)
     bad.write_text('["a question"]', encoding="utf-8")
     with pytest.raises(DataError, match="not a JSON object"):

@@ -62,4 +62,4 @@ def test_missing_and_malformed_pool_are_one_line_errors(app, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{oops\n", encoding="utf-8")
     result = runner.invoke(app, ["retrieve", "ciao", "--pool", str(bad), "--embedder", "none"])
-    assert result.exit_code == 2 and "bad.jsonl:1" in result.stderr
+    assert result.exit_code == 2 and "bad.jsonl line 1" in result.stderr

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from ..llm import LLMError, LLMFormatError, extract_sparql, parse_json_verdict
+from ..llm import LLMError, LLMFormatError, extract_sparql, parse_json_verdict, why_no_sparql
 
 FORMS = ("ask", "count", "list", "word", "standalone")
 #: Failed attempts shown to the generator (the most recent ones).
@@ -105,5 +105,5 @@ def write_query(client, state: dict) -> tuple[str | None, str]:
         return None, f"the LLM failed ({exc}); using the offline candidates"
     sparql = extract_sparql(answer.text)
     if sparql is None:
-        return None, "the LLM answer holds no SPARQL query; using the offline candidates"
+        return None, f"the LLM answer holds no SPARQL query ({why_no_sparql(answer.text)}); using the offline candidates"
     return sparql, "written by the default tier" + (" (cached)" if answer.cached else "")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
+from ..checks import check_count, check_timeout
 from ..errors import ConfigError, DataError, Nl2SparqlError
 from ..score.evaluate import PREDICTORS, register_predictor
 from ..service.kbs import KBLike, limits, using_kb
@@ -24,6 +25,10 @@ from ..service.llm import llm_client
 from ..service.pools import PoolsLike, resolve_pools
 from ..service.translation import MODES
 from ..service.types import Result, Rows
+
+
+#: The most queries one agent run may try.
+ATTEMPTS_CAP = 10
 
 
 @dataclass
@@ -92,13 +97,20 @@ def _run(question: str, *, mode: str, kb: KBLike, pools: PoolsLike, k: int, embe
         raise ConfigError("a thread id needs a checkpoint file (--checkpoint FILE) to be kept or resumed")
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
+    check_count(max_attempts, "max_attempts", 1, ATTEMPTS_CAP)
+    timeout, max_rows = limits(kb, timeout, max_rows)
+    if timeout is not None:
+        check_timeout(timeout)
+    if max_rows is not None:
+        check_count(max_rows, "--max-rows")
     paths = resolve_pools(pools)
     retriever = get_retriever(paths, exclude_ids=exclude_ids, embedder=embedder) if paths else None
-    timeout, max_rows = limits(kb, timeout, max_rows)
     with ExitStack() as stack:
         client = llm_client(llm) if mode == "llm" else None
         if client is not None:
             stack.callback(client.close)
+            # reading, planning and one query per attempt: a hanging server costs at most this, then offline
+            client.set_budget((max_attempts + 2) * client.config.timeout)
         store = stack.enter_context(using_kb(kb))
         saver = stack.enter_context(sqlite_checkpointer(checkpoint)) if checkpoint is not None else None
         ctx = AgentContext(kb=store, translator=OfflineTranslator(retriever, k=k), llm=client,

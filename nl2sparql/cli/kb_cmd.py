@@ -117,6 +117,10 @@ def query(query: Annotated[str, typer.Argument(help="SPARQL text, @file.rq, or -
         sys.stdout.write(rows.to_csv())
     else:
         print_table(rows)
+        return
+    if rows.truncated:
+        err_console.print(f"note: the answer was cut at the row cap of {rows.row_cap:,} rows (--max-rows)",
+                          highlight=False, soft_wrap=True)
 
 
 @app.command("serve")

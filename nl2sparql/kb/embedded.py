@@ -46,6 +46,12 @@ def materialise_default_graph(store: ox.Store, service_graphs: set[str]) -> None
             store.update(f"ADD <{graph.value}> TO DEFAULT")
 
 
+def require_store(path: Path) -> None:
+    """Raise a one-line :class:`DataError` unless ``path`` is an Oxigraph store directory."""
+    if not (Path(path) / "CURRENT").is_file():  # every RocksDB store (so every Oxigraph one) has it
+        raise DataError(f"{path}: no Oxigraph store here; build one with `nl2sparql-gen kb load FILES… --store DIR`")
+
+
 class EmbeddedKB(KnowledgeBase):
     """A pyoxigraph store answering LiITA queries.
 
@@ -97,9 +103,7 @@ class EmbeddedKB(KnowledgeBase):
     def on_disk(cls, path: Path, memory: bool = False, **kw) -> "EmbeddedKB":
         """Open a store directory read-only; ``memory`` copies it into memory first (see :mod:`.memory`)."""
         path = Path(path)
-        if not path.is_dir():
-            raise DataError(f"{path}: no Oxigraph store here; build one with "
-                            "`nl2sparql-gen kb load FILES… --store DIR`")
+        require_store(path)
         try:
             store = ox.Store.read_only(str(path))
         except OSError as exc:

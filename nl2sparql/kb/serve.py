@@ -273,11 +273,9 @@ class OxigraphServer(LocalServer):
 
 def check_store(path: Path) -> None:
     """Refuse a directory that is not a store built by ``kb load`` (its default graph would not be the union)."""
-    from .embedded import MARKER
+    from .embedded import MARKER, require_store
 
-    if not path.is_dir():
-        raise DataError(f"{path}: no Oxigraph store here; build one with "
-                        "`nl2sparql-gen kb load FILES… --store DIR`")
+    require_store(path)
     if not (path / MARKER).is_file():
         raise DataError(f"{path}: not a store built by `nl2sparql-gen kb load` (no {MARKER}), so its default "
                         "graph is not the union of its data graphs; rebuild it with kb load, or serve it "

@@ -18,6 +18,7 @@ import pyoxigraph as ox
 
 from ..errors import QueryError, QuerySyntaxError, QueryTimeout
 from ..sparql.sandbox import WorkerPool as SandboxPool
+from ..sparql.syntax import readable_parse_error
 from .results import ResultTable, Term
 
 
@@ -102,7 +103,7 @@ class WorkerPool:
         if status == "ok":
             return payload
         if status == "parse":
-            raise QuerySyntaxError(f"the query does not parse: {payload}")
+            raise QuerySyntaxError(f"the query does not parse: {readable_parse_error(payload, query)}")
         raise QueryError(f"the query failed: {payload}")
 
     def close(self) -> None:

@@ -39,9 +39,9 @@ from .cache import ResponseCache, cache_key
 from .client import LLMClient, LLMResponse, LLMServing, Usage
 from .config import LLMConfig
 from .errors import LLMError, LLMFormatError
-from .parsing import extract_sparql, parse_json_verdict
+from .parsing import extract_sparql, parse_json_verdict, why_no_sparql
 
 __all__ = [
     "LLMClient", "LLMConfig", "LLMError", "LLMFormatError", "LLMResponse", "LLMServing",
-    "ResponseCache", "Usage", "cache_key", "extract_sparql", "parse_json_verdict",
+    "ResponseCache", "Usage", "cache_key", "extract_sparql", "parse_json_verdict", "why_no_sparql",
 ]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError
+from .config import CACHE_HINT
 
 KEY_VERSION = "nl2sparql-llm-cache-v1"
 
@@ -55,8 +56,7 @@ class ResponseCache:
                 pass  # e.g. a network file system: the default journal is fine
             self._conn.execute(_SCHEMA)
         except (OSError, sqlite3.DatabaseError) as exc:
-            raise ConfigError(f"cannot open the LLM cache {self.path}: {exc} "
-                              "(choose another file with NL2SPARQL_LLM_CACHE or the LLM config file's cache_path, or set NL2SPARQL_LLM_CACHE=off)")
+            raise ConfigError(f"cannot open the LLM cache {self.path}: {exc} ({CACHE_HINT})") from None
         self._lock = threading.Lock()
 
     def get(self, key: str) -> dict[str, Any] | None:

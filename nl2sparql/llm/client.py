@@ -136,6 +136,14 @@ class LLMClient:
         self._seed_unsupported = False
         #: Called with one line per retry or wait (e.g. a CLI prints it); None: silent.
         self.notify: Callable[[str], None] | None = None
+        self._until: float | None = None
+        self._budget = 0.0
+
+    def set_budget(self, seconds: float) -> None:
+        """Bound all the calls still to come: none waits past ``seconds`` from now, and once they are spent
+        every call fails at once (a run that asks the LLM many times stays bounded when the server hangs)."""
+        self._budget = float(seconds)
+        self._until = time.monotonic() + self._budget
 
     @classmethod
     def from_settings(cls, **settings: Any) -> "LLMClient":
@@ -181,6 +189,12 @@ class LLMClient:
                                    finish_reason=hit.get("finish_reason"))
         if deadline is None:
             deadline = time.monotonic() + float(self.config.deadline)
+        if self._until is not None:
+            if time.monotonic() >= self._until:
+                self.usage.add(failures=1)
+                raise LLMError(f"the LLM time budget of this run ({self._budget:g} s) is spent; going on without "
+                               "the LLM")
+            deadline = min(deadline, self._until)
         try:
             response = self._request(model, msgs, params, deadline)
         except LLMError:

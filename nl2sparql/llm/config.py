@@ -42,6 +42,10 @@ from typing import Any, Mapping
 
 from ..errors import ConfigError
 
+#: What to do about an LLM cache file that cannot be used.
+CACHE_HINT = ("choose another file with NL2SPARQL_LLM_CACHE or the LLM config file's cache_path, "
+              "or set NL2SPARQL_LLM_CACHE=off")
+
 #: The response cache's file name in the project cache directory (see :func:`default_cache_path`).
 CACHE_NAME = "llm_cache.sqlite"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -108,6 +112,8 @@ class LLMConfig:
             raise ConfigError("LLM backoff_base and backoff_max must be between 0 and 3600 seconds")
         if not 0 <= self.max_retries <= 20:
             raise ConfigError(f"LLM max_retries must be 0 or more (at most 20), got {self.max_retries}")
+        if self.cache_path is not None and Path(self.cache_path).is_dir():  # found at start, not at the first call
+            raise ConfigError(f"the LLM cache {self.cache_path} is a directory, not a file ({CACHE_HINT})")
         if not 1 <= self.max_concurrency <= 256:
             raise ConfigError(f"LLM max_concurrency must be at least 1 and at most 256, got {self.max_concurrency}")
         for model, price in self.prices.items():

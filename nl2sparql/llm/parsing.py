@@ -2,7 +2,8 @@
 
 - :func:`extract_sparql` finds the query in an answer (a ```sparql fence, any
   fence holding a query, or a query written inline among prose) and returns
-  None when there is nothing query-like or the query is cut off.
+  None when there is nothing query-like or the query is cut off;
+  :func:`why_no_sparql` says which.
 - :func:`parse_json_verdict` extracts one strict JSON object (a judge's
   verdict) and raises :class:`LLMFormatError` when it is malformed or truncated.
 """
@@ -32,6 +33,24 @@ def extract_sparql(text: str | None) -> str | None:
     """
     if not text or not text.strip():
         return None
+    for candidate in _candidates(text):
+        query = candidate.strip()
+        if _looks_like_query(query):
+            return query
+    return None
+
+
+def why_no_sparql(text: str | None) -> str:
+    """Why :func:`extract_sparql` finds no query in ``text``: the reason a caller shows when it falls back."""
+    if not text or not text.strip():
+        return "the answer is empty"
+    if any(query_form(c.strip()) == "update" for c in [*_candidates(text), text]):
+        return "the answer is SPARQL Update, which is refused (the knowledge base is read-only)"
+    return "the answer contains no complete SPARQL query"
+
+
+def _candidates(text: str) -> list[str]:
+    """Where a query may be: ```sparql fences, other fences, else the text from its first query line."""
     fences = [(lang.lower(), body) for lang, body in _FENCE_RE.findall(text)]
     candidates = [body for lang, body in fences if lang == "sparql"]
     candidates += [body for lang, body in fences if lang != "sparql"]
@@ -39,11 +58,7 @@ def extract_sparql(text: str | None) -> str | None:
         match = _START_RE.search(text)
         if match:
             candidates.append(_cut_prose(text[match.start():]))
-    for candidate in candidates:
-        query = candidate.strip()
-        if _looks_like_query(query):
-            return query
-    return None
+    return candidates
 
 
 def _cut_prose(text: str) -> str:

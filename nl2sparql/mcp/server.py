@@ -90,6 +90,9 @@ def serve(config: ServerConfig, transport: str = "stdio", host: str = DEFAULT_HO
     """Serve until the client disconnects (stdio) or the process is stopped (``http``: ``http://host:port/mcp``)."""
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r} (use {' or '.join(TRANSPORTS)})")
+    if config.mode == "llm":  # translating with the LLM by default: bad LLM settings stop the start, not each call
+        config.llm_settings()
+    config.kb.check_store()  # the store opens at the first call; a wrong path stops the start
     server = build_server(config)
     signal.signal(signal.SIGTERM, _stop)
     try:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Iterable
 
 from ..errors import ConfigError, DataError
-from .storage import check_output_path, same_file, write_jsonl
+from ..fileio import atomic_write
+from .storage import check_output_path, same_file
 
 FORMATS = ("alpaca", "sharegpt", "openai")
 INSTRUCTION = ("Translate the question into a SPARQL query for LiITA (Linking Italian). "
@@ -36,9 +39,13 @@ def convert(item: dict, question: str, fmt: str) -> dict:
                          {"role": "assistant", "content": item["sparql"]}]}
 
 
-def export_pool(items: list[dict], out: Path, fmt: str, lang: str = "both", variants: bool = False,
+def export_pool(items: Iterable[dict], out: Path, fmt: str, lang: str = "both", variants: bool = False,
                 split: str | None = None, source: Path | None = None) -> int:
-    """Write the records; returns how many. ``out`` may not be the ``source`` pool (it would be overwritten)."""
+    """Write the records as they come (``items`` may be a stream); returns how many.
+
+    ``out`` may not be the ``source`` pool (it would be overwritten); it is
+    written atomically, so a failure halfway leaves no partial export.
+    """
     if source is not None and same_file(Path(out), Path(source)):
         raise DataError(f"--out {out} is the pool being exported; write the export to another file")
     check_output_path(Path(out))
@@ -46,6 +53,17 @@ def export_pool(items: list[dict], out: Path, fmt: str, lang: str = "both", vari
         raise ConfigError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if lang not in ("it", "en", "both"):
         raise ConfigError(f"unknown language {lang!r}: use it, en or both")
-    records = [convert(item, q, fmt) for item in items if split is None or item.get("split") == split
-               for q in questions(item, lang, variants)]
-    return write_jsonl(out, records)
+    written = 0
+
+    def write(tmp: str) -> None:
+        nonlocal written
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for item in items:
+                if split is not None and item.get("split") != split:
+                    continue
+                for q in questions(item, lang, variants):
+                    fh.write(json.dumps(convert(item, q, fmt), ensure_ascii=False) + "\n")
+                    written += 1
+
+    atomic_write(Path(out), write)
+    return written

@@ -248,6 +248,13 @@ class GenerationPipeline:
             raise DataError(f"--resume: no run in {self.config.cache_dir} wrote {out}, so there is nothing to "
                             "resume; pass --force (without --resume) to replace it")
 
+    def _remove_torn_writes(self) -> None:
+        """Delete the temporary files of atomic writes a killed run left (this run's, under its lock)."""
+        out = Path(self.config.out)
+        for leftover in [*Path(self.config.cache_dir).glob(f".{self.config.prefix}_*.tmp"),
+                         *out.parent.glob(f".{out.name}.*.tmp")]:
+            leftover.unlink(missing_ok=True)
+
     # -- run -------------------------------------------------------------
     def run(self, resume: bool = False, force: bool = False) -> dict:
         """Run (or resume) the pipeline; returns the manifest.
@@ -263,6 +270,7 @@ class GenerationPipeline:
 
     def _run(self, resume: bool, previous: dict | None) -> dict:
         """The steps, under the output lock."""
+        self._remove_torn_writes()
         manifest = {"version": __version__, "run": self.config.identity(), "steps": [], "finished": False}
         done_steps = {s["step"]: s for s in (previous or {}).get("steps", []) if s.get("done")}
         start = time.perf_counter()

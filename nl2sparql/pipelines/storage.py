@@ -13,11 +13,11 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import DataError
 from ..fileio import Checkpoint, atomic_write_text, iter_jsonl, write_jsonl  # noqa: F401 - re-exported
-from ..fileio import read_pool as fileio_read_pool
+from ..fileio import iter_pool as fileio_iter_pool
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -98,30 +98,42 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def check_item(item: dict, n: int, path: Path | str) -> dict:
+    """``item`` (record ``n``) when every known field has its type; :class:`DataError` naming the record and field."""
+    for name, types in _FIELD_TYPES.items():
+        value = item.get(name)
+        if value is None and name != "sparql":
+            continue
+        if isinstance(value, bool) or not isinstance(value, types):
+            want = " or ".join({str: "a string", int: "an integer", dict: "an object"}[t] for t in types)
+            raise DataError(f"{path}: record {n}: field {name!r} should be {want}, got "
+                            f"{'nothing' if value is None else type(value).__name__} (fix or drop the record)")
+    for label, weight in (item.get("patterns") or {}).items():
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            raise DataError(f"{path}: record {n}: pattern weight {label!r} should be a number, got "
+                            f"{type(weight).__name__}")
+    for name in ("nl_variants", "nl_en_variants"):
+        if any(not isinstance(v, str) for v in (item.get(name) or {}).values() if v is not None):
+            raise DataError(f"{path}: record {n}: every value of {name!r} should be a string")
+    return item
+
+
 def check_items(items: list[dict], path: Path | str) -> list[dict]:
-    """``items`` when every known field has its type; :class:`DataError` naming the record and field otherwise."""
+    """``items`` when every known field of every record has its type (see :func:`check_item`)."""
     for n, item in enumerate(items, 1):
-        for name, types in _FIELD_TYPES.items():
-            value = item.get(name)
-            if value is None and name != "sparql":
-                continue
-            if isinstance(value, bool) or not isinstance(value, types):
-                want = " or ".join({str: "a string", int: "an integer", dict: "an object"}[t] for t in types)
-                raise DataError(f"{path}: record {n}: field {name!r} should be {want}, got "
-                                f"{'nothing' if value is None else type(value).__name__} (fix or drop the record)")
-        for label, weight in (item.get("patterns") or {}).items():
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)):
-                raise DataError(f"{path}: record {n}: pattern weight {label!r} should be a number, got "
-                                f"{type(weight).__name__}")
-        for name in ("nl_variants", "nl_en_variants"):
-            if any(not isinstance(v, str) for v in (item.get(name) or {}).values() if v is not None):
-                raise DataError(f"{path}: record {n}: every value of {name!r} should be a string")
+        check_item(item, n, path)
     return items
+
+
+def iter_pool(path: Path) -> Iterator[dict]:
+    """A pool's items one at a time, field types checked (JSON lines are streamed, never read whole)."""
+    for n, item in enumerate(fileio_iter_pool(path), 1):
+        yield check_item(item, n, path)
 
 
 def read_pool(path: Path) -> list[dict]:
     """A pool file: JSON lines, or a JSON array (the reference format); field types are checked."""
-    return check_items(fileio_read_pool(path)[0], path)
+    return list(iter_pool(path))
 
 
 def check_output_path(path: Path, what: str = "--out") -> Path:

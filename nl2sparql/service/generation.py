@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import ConfigError
+from ..checks import check_count
 from ..kb import KnowledgeBase
 from ..pipelines.export import FORMATS as EXPORT_FORMATS  # noqa: F401 - part of the API
 from .kbs import KBLike, as_choice, using_kb
@@ -59,8 +59,8 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     from ..pipelines.generation import GenerationPipeline, RunConfig
     from ..pipelines.report import pool_stats
 
-    if threads < 1:
-        raise ConfigError("threads must be at least 1")
+    check_count(threads, "--threads", 1, 64)
+    check_count(llm_candidates, "--llm-candidates", 1, 20)
     cache = Path(cache_dir) if cache_dir is not None else default_cache() / "runs"
     client = None
     if use_llm or judge:
@@ -189,22 +189,22 @@ def _factory(progress: StepProgress | None):
 
 
 def pool_stats(pool: str | Path) -> dict:
-    """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name)."""
+    """Pattern and combination coverage, difficulty and split counts of a pool (file or shipped name; JSON lines
+    are streamed, so the pool may be larger than memory)."""
     from ..pipelines.report import pool_stats as stats
-    from ..pipelines.storage import read_pool
+    from ..pipelines.storage import iter_pool
     from .pools import resolve_pool
 
-    return stats(read_pool(resolve_pool(pool)))
+    return stats(iter_pool(resolve_pool(pool)))
 
 
 def export_pool(pool: str | Path, out: str | Path, *, fmt: str = "openai", lang: str = "both",
                 variants: bool = False, split: str | None = None) -> ExportResult:
-    """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format)."""
+    """Export a pool as fine-tuning records (``alpaca``, ``sharegpt`` or ``openai`` chat format), streamed."""
     from ..pipelines.export import export_pool as export
-    from ..pipelines.storage import read_pool
+    from ..pipelines.storage import iter_pool
     from .pools import resolve_pool
 
     source = resolve_pool(pool)
-    items = read_pool(source)
-    n = export(items, Path(out), fmt, lang=lang, variants=variants, split=split, source=source)
+    n = export(iter_pool(source), Path(out), fmt, lang=lang, variants=variants, split=split, source=source)
     return ExportResult(str(out), fmt, n)

@@ -25,8 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Union
 
+from ..checks import check_count, check_timeout
 from ..errors import ConfigError
 from ..kb import KnowledgeBase, open_kb
+from ..kb.embedded import require_store
+from ..kb.services import check_endpoint_url
 
 SAMPLE = "sample"
 
@@ -61,8 +64,19 @@ class KBChoice:
             object.__setattr__(self, "services", tuple(self.services))
         if self.store and self.endpoint:
             raise ConfigError("choose one KB: a store directory or an endpoint URL, not both")
-        if self.workers < 1:
-            raise ConfigError("workers must be at least 1")
+        # checked here, when the choice is made (a server checks them at start, not at its first call)
+        if self.endpoint:
+            check_endpoint_url(self.endpoint)
+        if self.timeout is not None:
+            object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        if self.max_rows is not None:
+            object.__setattr__(self, "max_rows", check_count(self.max_rows, "--max-rows"))
+        check_count(self.workers, "workers (--threads)", 1, 64)
+
+    def check_store(self) -> None:
+        """Raise one line when ``store`` is set and names no Oxigraph store (a path check; nothing is opened)."""
+        if self.store:
+            require_store(Path(self.store))
 
     @staticmethod
     def from_env() -> "KBChoice":

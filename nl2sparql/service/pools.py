@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import DataError
+from ..fileio import need_file
 
 PoolsLike = Sequence[str | Path] | str | Path | None
 
@@ -25,10 +26,10 @@ def resolve_pool(pool: str | Path) -> Path:
         if key in shipped and not Path(name).exists():
             return shipped[key]
     path = Path(pool)
-    if not path.is_file():
+    if not path.exists():
         known = ", ".join(sorted(shipped)) or "none"
         raise DataError(f"{path}: no such pool file (give a path, or a shipped pool: {known})")
-    return path
+    return need_file(path, "pool file")
 
 
 def resolve_pools(pools: PoolsLike) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..checks import check_count
 from ..errors import ConfigError, DataError
 from .kbs import KBLike, limits, using_kb
 from .llm import llm_client
@@ -13,6 +14,8 @@ from .types import Analysis, Example, Issue, RetrievalResult, Rows, ScoreResult,
 
 Progress = Callable[[int, int], None]
 MODES = ("offline", "llm")
+#: The most LLM repair rounds (each may take the whole time budget).
+MAX_ROUNDS = 10
 
 
 def _check_mode(mode: str) -> None:
@@ -42,6 +45,7 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
         raise DataError("the question is empty: ask something about LiITA in Italian or English")
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
+    check_count(rounds, "--rounds (LLM repair rounds)", 0, MAX_ROUNDS)
     paths = resolve_pools(pools)
     client = llm_client(llm) if mode == "llm" else None
     if client is not None and notify is not None:

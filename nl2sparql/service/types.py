@@ -76,13 +76,14 @@ class Rows(Result):
         return buf.getvalue()
 
     def to_sparql_json(self) -> dict:
-        """SPARQL 1.1 JSON results (plus ``truncated`` when the row cap cut the answer)."""
+        """SPARQL 1.1 JSON results (plus ``truncated`` and ``row_cap`` when the row cap cut the answer)."""
         if self.form == "ask":
             return {"head": {}, "boolean": bool(self.boolean)}
         bindings = [{v: c for v, c in zip(self.variables, row) if c is not None} for row in self.rows]
         out: dict[str, Any] = {"head": {"vars": list(self.variables)}, "results": {"bindings": bindings}}
         if self.truncated:
             out["truncated"] = True
+            out["row_cap"] = self.row_cap
         return out
 
 

@@ -18,11 +18,12 @@ LIMIT 5
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
-from ..namespaces import PREFIXES, expand
+from ..namespaces import PREFIXES, XSD, expand
 
 _LOCAL_OK = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 
@@ -73,6 +74,9 @@ class Lit:
         if isinstance(self.value, bool):
             return "true" if self.value else "false"
         if isinstance(self.value, (int, float)) and self.lang is None and self.datatype is None:
+            if isinstance(self.value, float) and not math.isfinite(self.value):  # repr gives nan / inf: not SPARQL
+                lexical = "NaN" if self.value != self.value else ("INF" if self.value > 0 else "-INF")
+                return f'"{lexical}"^^{IRI(XSD + "double").render(used)}'
             return repr(self.value)
         text = (str(self.value).replace("\\", "\\\\").replace('"', '\\"')
                 .replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t"))

@@ -8,9 +8,11 @@ this module. Each worker is confined as soon as it starts:
 
 * **no network**: a seccomp filter makes ``socket()`` fail with ``EPERM`` for
   every address family but ``AF_UNIX`` (and refuses ``io_uring_setup``, which
-  could open sockets behind seccomp's back); sockets inherited from the
-  parent (other workers' pipes, open HTTP connections) are closed. A SERVICE
-  clause that slipped past the checks cannot reach any host;
+  could open sockets behind seccomp's back); sockets and pipes inherited from
+  the parent (other workers' pipes, open HTTP connections, the stdin of a
+  process the parent drives, which must see its end when the parent closes
+  it) are closed. A SERVICE clause that slipped past the checks cannot reach
+  any host;
 * **bounded memory**: ``RLIMIT_AS`` caps the address space at what the
   worker holds after start-up plus :func:`memory_cap` (``NL2SPARQL_WORKER_MEMORY``);
   an allocation past it ends the worker, which the caller reports in one line;
@@ -180,14 +182,28 @@ def _vm_size() -> int:
     return 0
 
 
-def _close_inherited_sockets(keep: set[int]) -> None:
-    """Close sockets inherited from the parent: other workers' pipes and any network connection."""
+def _open_pipes() -> frozenset[int]:
+    """The pipe descriptors this process holds now."""
+    pipes = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if stat.S_ISFIFO(os.fstat(int(name)).st_mode):
+                pipes.add(int(name))
+        except OSError:
+            pass
+    return frozenset(pipes)
+
+
+def _close_inherited(keep: set[int], pipes: frozenset[int]) -> None:
+    """Close sockets inherited from the parent (other workers' pipes, network connections) and the parent's
+    ``pipes`` (those multiprocessing opens for this worker came later and stay)."""
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
         if fd in keep or fd <= 2:
             continue
         try:
-            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISSOCK(mode) or (fd in pipes and stat.S_ISFIFO(mode)):
                 os.close(fd)
         except OSError:
             pass
@@ -200,14 +216,14 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
-def _worker_main(conn, parent_end, parent: int, stderr_fd: int, init: Callable[[], Any],
+def _worker_main(conn, parent_end, parent: int, stderr_fd: int, pipes: frozenset[int], init: Callable[[], Any],
                  handle: Callable[[Any, Any], Any], cap: int) -> None:
     parent_end.close()
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(0)
     os.dup2(stderr_fd, 2)
-    _close_inherited_sockets({conn.fileno(), stderr_fd})
+    _close_inherited({conn.fileno(), stderr_fd}, pipes)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     confined = forbid_network()
     try:
@@ -287,7 +303,8 @@ class Worker:
         self.conn, child = _MP.Pipe()
         self._stderr = tempfile.TemporaryFile(prefix="nl2sparql-worker-")
         self.process = _MP.Process(target=_worker_main, daemon=True,
-                                   args=(child, self.conn, os.getpid(), self._stderr.fileno(), init, handle, cap))
+                                   args=(child, self.conn, os.getpid(), self._stderr.fileno(), _open_pipes(), init,
+                                         handle, cap))
         _in_spawner(self.process.start)
         child.close()
         self.confined = None

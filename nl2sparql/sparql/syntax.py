@@ -64,6 +64,59 @@ def relocate_error(message: str, lines_added: int) -> str:
     return _POSITION.sub(shift, message, count=1)
 
 
+def readable_parse_error(message: str, text: str) -> str:
+    """Oxigraph's parse error, shortened to what a person can act on.
+
+    Keeps the position, shows the text just before it, names an undeclared
+    prefix, and lists the expected keywords and symbols without Oxigraph's
+    long character classes.
+    """
+    found = _POSITION.search(message)
+    if found is None:
+        return message
+    line_no, col = int(found.group(1)), int(found.group(2))
+    lines = text.split("\n")
+    line = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+    before = " ".join(line[:max(0, col - 1)].split()[-4:])
+    where = f"{found.group(0)}" + (f', after "{before[-40:]}"' if before else "")
+    if "Prefix not found" in message:
+        undeclared = _undeclared_prefixes(text)
+        if undeclared:
+            return f"{where}: the prefix {undeclared[0]}: is not declared (add a PREFIX {undeclared[0]}: <...> line)"
+    unclosed = _unclosed(text)
+    if unclosed:
+        return f"{where}: {unclosed} is not closed"
+    listed = message[found.end():].split("expected", 1)[-1].removeprefix(" one of")
+    tokens = [t.strip() for t in re.sub(r"\[[^\]]*\]", "", listed).split(",")]
+    tokens = [t for t in tokens if t and t not in ("Prefix not found", ":")][:8]
+    return f"{where}: expected {' or '.join([', '.join(tokens[:-1]), tokens[-1]] if len(tokens) > 1 else tokens)}" \
+        if tokens else f"{where}: unexpected text"
+
+
+def _unclosed(text: str) -> str | None:
+    """What is left open at the end of ``text`` (a quote, a brace, a bracket), or ``None``."""
+    depth = {"{": 0, "(": 0, "[": 0}
+    closing = {"}": "{", ")": "(", "]": "["}
+    for tok in tokenize(text):
+        if tok.kind == "other" and tok.text in "\"'":
+            return "a string's quote"
+        if tok.text in depth:
+            depth[tok.text] += 1
+        elif tok.text in closing:
+            depth[closing[tok.text]] -= 1
+    names = {"{": "a brace {", "(": "a parenthesis (", "[": "a bracket ["}
+    return next((names[k] for k, v in depth.items() if v > 0), None)
+
+
+def _undeclared_prefixes(text: str) -> list[str]:
+    """Prefixes used in ``text`` without a PREFIX declaration, in order of use."""
+    tokens = [t for t in tokenize(text) if t.kind not in ("ws", "comment")]
+    declared = {tokens[i + 1].text.split(":")[0] for i, t in enumerate(tokens[:-1])
+                if t.kind == "word" and t.upper == "PREFIX"}
+    used = [t.text.split(":")[0] for t in tokens if t.kind == "pname"]
+    return list(dict.fromkeys(p for p in used if p not in declared))
+
+
 def _empty_store():
     import pyoxigraph as ox
     return ox.Store()
@@ -101,7 +154,7 @@ def check_syntax(query: str) -> None:
         return QueryTimeout(f"the query could not be parsed within {PARSE_TIMEOUT:g} s")
     status, message = _parser_pool().call(_service_as_graph(text), PARSE_TIMEOUT, too_slow)
     if status == "parse":
-        message = relocate_error(message, len(added))
+        message = relocate_error(readable_parse_error(message, text), len(added))
         raise QuerySyntaxError(f"the query does not parse: {message}")
 
 

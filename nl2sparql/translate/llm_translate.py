@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import Nl2SparqlError
-from ..llm import LLMError, extract_sparql
+from ..llm import LLMError, extract_sparql, why_no_sparql
 from . import prompts
 from .offline import OfflineResult, OfflineTranslator
 from .validate import Issue, is_blocking, repair, validate
@@ -69,6 +69,7 @@ class LLMTranslator:
         labels = set(draft.patterns)
         messages = prompts.build_messages(question, labels, draft.examples[: self.examples], draft.sparql)
         best: LLMResult | None = None
+        issues: list[Issue] = []
         start = time.monotonic()
         deadline = start + self.deadline
         for round_no in range(self.rounds + 1):
@@ -83,7 +84,7 @@ class LLMTranslator:
                 return self._fallback(draft, f"the LLM failed ({exc}); using the offline translation", round_no)
             sparql = extract_sparql(answer.text)
             if sparql is None:
-                issues, fixes, fixed = [Issue("syntax", "error", "the answer contains no SPARQL query")], [], None
+                issues, fixes, fixed = [Issue("syntax", "error", why_no_sparql(answer.text))], [], None
             else:
                 try:
                     fixed, fixes = repair(sparql)
@@ -102,7 +103,9 @@ class LLMTranslator:
         if best is not None:
             best.warnings.append("the LLM query returns no rows on the KB")
             return best
-        return self._fallback(draft, f"the LLM query still breaks rules after {self.rounds} repair round(s); "
+        last = next((i for i in issues if i.severity == "error"), None)
+        why = f" (last: [{last.rule}] {' '.join(last.message.split())})" if last is not None else ""
+        return self._fallback(draft, f"the LLM query still breaks rules after {self.rounds} repair round(s){why}; "
                                      "using the offline translation", self.rounds + 1)
 
     @staticmethod

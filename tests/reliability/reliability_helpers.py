@@ -2,8 +2,10 @@
 
 Every server binds 127.0.0.1 on an ephemeral port and stops after its test.
 :class:`CountingServer` records each request (method, path, form fields) and
-answers according to ``mode``: ``fail`` (HTTP 500), ``hang`` (never answers
-until stopped), ``sparql`` (an empty SPARQL JSON result; a SPARQL endpoint).
+answers according to its mode (:data:`MODES`): the first segment of the
+request's path when it names a mode (``http://127.0.0.1:PORT/html/sparql``), so
+one server plays every faulty endpoint at once, else :attr:`CountingServer.mode`,
+which a test may switch while a long-lived client keeps one URL.
 """
 
 from __future__ import annotations
@@ -20,13 +22,31 @@ import pytest
 from typer.testing import CliRunner
 
 EMPTY_SELECT = b'{"head": {"vars": ["s"]}, "results": {"bindings": []}}'
+#: Rows in the ``huge`` answer (about 30 MB of SPARQL JSON, made while it is sent).
+HUGE_ROWS = 300_000
+#: What each mode answers.
+MODES = {
+    "fail": "HTTP 500, every time",
+    "hang": "accepts the request and never answers (until the server stops)",
+    "answer": "an empty SPARQL JSON result: a working endpoint",
+    "html": "HTTP 200 with an HTML page instead of results",
+    "badjson": "HTTP 200 with SPARQL JSON cut off in the middle",
+    "notresults": "HTTP 200 with JSON that is not SPARQL results",
+    "trickle": "HTTP 200 headers, then one byte every 50 ms, forever",
+    "huge": f"HTTP 200 with {HUGE_ROWS:,} result rows",
+    "busy": "HTTP 429 with Retry-After: 0, every time (a 429 storm)",
+    "drop": "closes the connection without answering",
+    "missing": "HTTP 404",
+    "redirect": "HTTP 302 to the URL in CountingServer.redirect_to",
+}
 
 
 class CountingServer:
-    """A local HTTP server that records every request; see the module docstring for ``mode``."""
+    """A local HTTP server that records every request; see the module docstring and :data:`MODES`."""
 
-    def __init__(self, mode: str = "fail"):
+    def __init__(self, mode: str = "fail", redirect_to: str = "http://127.0.0.1:9/elsewhere"):
         self.mode = mode
+        self.redirect_to = redirect_to
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -44,19 +64,11 @@ class CountingServer:
                 form = urllib.parse.parse_qs(body) if "urlencoded" in (self.headers.get("Content-Type") or "") else {}
                 with server._lock:
                     server.requests.append({"method": self.command, "path": self.path, "body": body, "form": form})
-                if server.mode == "hang":
-                    server._stop.wait(120)
-                    return
-                if server.mode == "sparql":
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/sparql-results+json")
-                    self.send_header("Content-Length", str(len(EMPTY_SELECT)))
-                    self.end_headers()
-                    self.wfile.write(EMPTY_SELECT)
-                    return
-                self.send_response(500)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                first = self.path.strip("/").split("/")[0]
+                try:
+                    server._answer(self, first if first in MODES else server.mode)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up, as it should
 
             do_GET = do_POST = _any
 
@@ -64,6 +76,51 @@ class CountingServer:
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True)
+
+    def _answer(self, http: BaseHTTPRequestHandler, mode: str) -> None:
+        if mode == "hang":
+            self._stop.wait(120)
+            return
+        if mode == "drop":
+            http.close_connection = True
+            return
+        if mode == "trickle":
+            http.send_response(200)
+            http.send_header("Content-Type", "application/sparql-results+json")
+            http.end_headers()
+            while not self._stop.wait(0.05):
+                http.wfile.write(b" ")
+                http.wfile.flush()
+            return
+        if mode == "huge":
+            http.send_response(200)
+            http.send_header("Content-Type", "application/sparql-results+json")
+            http.end_headers()
+            http.wfile.write(b'{"head": {"vars": ["s", "o"]}, "results": {"bindings": [')
+            row = '{"s": {"type": "uri", "value": "http://example.org/r%d"}, "o": {"type": "literal", "value": "v%d"}}'
+            for start in range(0, HUGE_ROWS, 1000):
+                chunk = ",".join(row % (i, i) for i in range(start, min(start + 1000, HUGE_ROWS)))
+                http.wfile.write((("," if start else "") + chunk).encode())
+                if self._stop.is_set():
+                    return
+            http.wfile.write(b"]}}")
+            return
+        status, ctype, body, headers = {
+            "answer": (200, "application/sparql-results+json", EMPTY_SELECT, {}),
+            "html": (200, "text/html", b"<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>", {}),
+            "badjson": (200, "application/sparql-results+json", b'{"head": {"vars": ["s"]}, "results": {"bind', {}),
+            "notresults": (200, "application/json", b'{"status": "ok", "results": 5}', {}),
+            "busy": (429, "text/plain", b"slow down", {"Retry-After": "0"}),
+            "missing": (404, "text/plain", b"no such page", {}),
+            "redirect": (302, "text/plain", b"", {"Location": self.redirect_to}),
+        }.get(mode, (500, "text/plain", b"", {}))
+        http.send_response(status)
+        http.send_header("Content-Type", ctype)
+        http.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            http.send_header(name, value)
+        http.end_headers()
+        http.wfile.write(body)
 
     @property
     def url(self) -> str:
@@ -96,7 +153,7 @@ def victim():
 @pytest.fixture
 def endpoint():
     """A SPARQL endpoint answering every query with an empty result, recording ``query=`` / ``update=``."""
-    with CountingServer("sparql") as server:
+    with CountingServer("answer") as server:
         yield server
 
 

@@ -72,3 +72,20 @@ def test_timeout_stops_a_runaway_query(clean_env):
     result = gen("kb", "query", RUNAWAY, "--timeout", "2")
     assert_one_line_error(result, "2 s time budget")
     assert time.monotonic() - start < 15
+
+
+def test_a_worker_holds_no_pipe_of_its_parent(clean_env):
+    """A child the parent talks to through a pipe (an MCP server over stdio, ``kb serve``) sees the end of its
+    input when the parent closes it, though a query worker was forked while the pipe was open."""
+    import subprocess
+
+    from nl2sparql.kb import open_sample
+    child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    kb = open_sample()
+    try:
+        kb.ask("ASK { ?s ?p ?o }")  # forks the worker while the pipe to cat is open
+        child.stdin.close()
+        assert child.wait(timeout=5) == 0
+    finally:
+        child.kill()
+        kb.close()
