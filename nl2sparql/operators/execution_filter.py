@@ -19,9 +19,28 @@ from ..kb.results import ResultTable
 from .base import Operator, StepReport, checkpoint_for
 
 
+_FLOATING = ("http://www.w3.org/2001/XMLSchema#float", "http://www.w3.org/2001/XMLSchema#double")
+
+
+def _signed(term) -> str:
+    """A term as the signature reads it: N-Triples, a float or double to 6 significant digits.
+
+    An engine sums floats in the order it reads the rows, so the AVG of the same
+    values differs in the last digits between two stores (the embedded one and a server).
+    """
+    if term is None:
+        return ""
+    if term.kind == "literal" and term.datatype in _FLOATING:
+        try:
+            return f"{float(term.value):.6g}^^<{term.datatype}>"
+        except ValueError:
+            pass
+    return term.n3()
+
+
 def answer_signature(table: ResultTable) -> str:
-    """A short hash of the answer: sorted rows of N-Triples terms (order-insensitive)."""
-    rows = sorted("\t".join("" if t is None else t.n3() for t in row) for row in table.rows)
+    """A short hash of the answer: sorted rows of N-Triples terms (order-insensitive; floats rounded)."""
+    rows = sorted("\t".join(_signed(t) for t in row) for row in table.rows)
     return hashlib.sha1("\n".join(rows).encode()).hexdigest()[:16]
 
 

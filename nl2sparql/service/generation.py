@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..checks import check_count
+from ..errors import ConfigError
 from ..kb import KnowledgeBase
 from ..pipelines.export import FORMATS as EXPORT_FORMATS  # noqa: F401 - part of the API
 from .kbs import KBLike, as_choice, using_kb
