@@ -114,12 +114,16 @@ class Call:
     name: str
     args: tuple = ()
     distinct: bool = False
+    #: ``GROUP_CONCAT``'s separator (``None``: the engine's default, a space).
+    separator: str | None = None
 
     def render(self, used: set[str]) -> str:
         inner = ", ".join(a.render(used) for a in self.args) if self.args else ""
         if self.name == "COUNT" and not self.args:
             inner = "*"
         prefix = "DISTINCT " if self.distinct else ""
+        if self.separator is not None:
+            inner += f"; separator={Lit(self.separator).render(used)}"
         return f"{self.name}({prefix}{inner})"
 
 
