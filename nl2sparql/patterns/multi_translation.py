@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from .base import Facts, Frame, frag
+from .base import Facts, Frame, frag, pl
 from .pattern import Pattern
 from .reading import Text, reads
-from .translation import TRANSLATION_CUE, TRANSLATION_MENTION, add_translation
+from .translation import TRANSLATION_CUE, TRANSLATION_MENTION, show_translation
 from .vocab import DIALECT
 
 #: "both", "every dialect": translations into all the dialects.
@@ -56,17 +56,32 @@ class MultiTranslation(Pattern):
         return all(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        return set.intersection(*(facts.lemmas(f"translation_{d}") for d in DIALECT))
+        return None  # shown next to the lemmas: it narrows nothing
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        for dialect in ("parmigiano", "siciliano"):
-            frame.project(add_translation(frame, dialect))
-        kind = "word_fact" if frame.shape == "word" else "projection"
-        frame.fragments.append(frag(
-            kind, ["le traduzioni in parmigiano e in siciliano", "gli equivalenti parmigiano e siciliano"],
-            ["the Parmigiano and Sicilian translations", "the Parmigiano and Sicilian equivalents"],
-            "le voci parmigiane e siciliane collegate con vartrans:translatableAs",
-            "the Parmigiano and Sicilian entries linked by vartrans:translatableAs"))
+        for dialect in ("parmigiano", "siciliano"):  # one facet each: a lemma with one translation keeps it
+            show_translation(frame, dialect)
+        if frame.shape == "word":
+            frame.fragments.append(frag(
+                "word_fact", [pl("le traduzioni in parmigiano e in siciliano"), pl("gli equivalenti parmigiani e siciliani")],
+                [pl("the Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
+                "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
+                "the Parmigiano and Sicilian entries linked by vartrans:translatableAs",
+                ask=(["Come si dice {w} in parmigiano e in siciliano?"],
+                     ["How do you say {w} in Parmigiano and in Sicilian?"])))
+        elif frame.shape == "count":
+            frame.fragments.append(frag(
+                "constraint", ["hanno una traduzione sia in parmigiano sia in siciliano"],
+                ["have both a Parmigiano and a Sicilian translation"],
+                "con una voce parmigiana e una siciliana collegate da vartrans:translatableAs",
+                "with a Parmigiano and a Sicilian entry linked by vartrans:translatableAs"))
+        else:
+            frame.fragments.append(frag(
+                "projection", [pl("le loro traduzioni in parmigiano e in siciliano"),
+                               pl("gli equivalenti parmigiani e siciliani")],
+                [pl("their Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
+                "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
+                "the Parmigiano and Sicilian entries linked by vartrans:translatableAs"))
         frame.slot("dialects", "parmigiano+siciliano", "parmigiano", "Parmigiano")
         frame.tag(self.label, 0.9)
         frame.tag("TRANSLATION", 0.6)
