@@ -108,7 +108,7 @@ def run(args) -> None:
     kept, dropped = select(examples, scorer)
     select_s = time.perf_counter() - start
     evaluated = kept[:args.limit] if args.limit else kept
-    translator, load_s = load_translator()
+    translator, load_s = load_translator(kb=kb)  # English words map to the lemmas of the KB scored on
     by_persona, by_pattern, by_source = defaultdict(list), defaultdict(list), defaultdict(list)
     relaxed_errors, items = defaultdict(list), []
     same_as_nl = 0

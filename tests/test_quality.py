@@ -202,3 +202,20 @@ def test_mirror_facets_never_filter(mirror_store):
         for item in items[:25]:
             shown, bare = lemmas(kb, item["sparql"]), lemmas(kb, without_optionals(item["sparql"]))
             assert shown == bare, item["sparql"]
+
+
+# -- facet semantics in the translator -------------------------------------------------------------
+@pytest.mark.parametrize("question,required", [
+    ("Quali sostantivi hanno una traduzione in siciliano?", True),
+    ("Which nouns that express fear have a Sicilian translation?", True),
+    ("Quali verbi hanno almeno una definizione?", True),
+    ("Which nouns with a definition express fear?", True),
+    ("Quali sostantivi esprimono paura? Mostra anche la loro traduzione in siciliano.", False),
+    ("List the nouns that express fear, with their Sicilian translation.", False),
+    ("Elenca i sostantivi che esprimono paura con la loro definizione", False),
+])
+def test_the_translator_requires_what_people_say_they_have(question, required):
+    from nl2sparql.translate.offline import OfflineTranslator
+
+    sparql = OfflineTranslator().translate(question).sparql
+    assert ("OPTIONAL" not in sparql) is required, sparql

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 from nl2sparql.patterns import Facts, fact_queries
@@ -61,3 +62,31 @@ def write_pool(items: list[dict], path: Path) -> Path:
 def handwritten() -> list[dict]:
     """The hand-written questions with their gold queries."""
     return [json.loads(line) for line in HANDWRITTEN.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def answer(kb, query: str, ordered: bool | None = None):
+    """The answer as the scorer compares it: a boolean, an ordered list (ORDER BY) or a bag of rows.
+
+    Numbers are rounded to 6 places (averages of floats differ in the last digits with the join order).
+    """
+    table = kb.execute(query)
+    if table.form == "ask":
+        return table.boolean
+    rows = [tuple(_cell(t.value) for t in row) for row in table.rows]
+    return rows if (ordered if ordered is not None else "ORDER BY" in query) else Counter(rows)
+
+
+def _cell(value: str):
+    try:
+        return round(float(value), 6)
+    except ValueError:
+        return value
+
+
+def written_rows(rows):
+    """An answer without lemma IRI cells (list answers of the catalogue also name the lemma)."""
+    def keep(row):
+        return tuple(c for c in row if not (isinstance(c, str) and c.startswith("http://liita.it/data/id/lemma/")))
+    if isinstance(rows, Counter):
+        return Counter(keep(r) for r in rows.elements())
+    return rows if isinstance(rows, bool) else [keep(r) for r in rows]

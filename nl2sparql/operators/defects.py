@@ -22,7 +22,7 @@ from typing import Iterable
 
 from ..patterns.morpho_regex import PREFIXES, SUFFIXES
 from ..sparql.features import analyze
-from ..sparql.lexer import tokenize
+from ..sparql.lexer import apply_edits, closing, tokenize
 
 TECH_PERSONA = "linked_data_expert"
 
@@ -183,6 +183,18 @@ def _optional_only(tokens, where: int) -> dict[str, bool]:
     return seen
 
 
+def _without_negations(sparql: str) -> str:
+    """The query without its ``NOT EXISTS`` and ``MINUS`` groups (what they read confines nothing)."""
+    tokens = tokenize(sparql)
+    edits = []
+    for i, t in enumerate(tokens[:-1]):
+        if t.kind == "word" and t.upper in ("EXISTS", "MINUS") and (t.upper == "MINUS" or tokens[i - 1].upper == "NOT"):
+            end = closing(tokens, i + 1)
+            if end is not None:
+                edits.append((t.start, tokens[end].start + 1, "" if t.upper == "MINUS" else "EXISTS { }"))
+    return apply_edits(sparql, edits)
+
+
 def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] = (),
                  patterns: dict | None = None) -> list[tuple[str, str]]:
     """The defects of a gold query, given the item's shape, its fragment kinds and its pattern tags."""
@@ -209,7 +221,7 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             found.append(("cross_product", "facts_not_aggregated"))
     f = analyze(sparql)
     if "http://liita.it/data" in f.graphs and any(p.endswith("#canonicalForm") and o == "?lemma"
-                                                  for _, p, o in f.triple_list):
+                                                  for _, p, o in analyze(_without_negations(sparql)).triple_list):
         found.append(("idle_graph", "graph_around_confined_lemmas"))
     if shape == "count":
         names = [t.text[1:] for t in tokens if t.kind == "var"]

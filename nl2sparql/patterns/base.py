@@ -130,6 +130,9 @@ class Frame:
     mentions: list[tuple[str, str]] = field(default_factory=list)
     labels: dict[str, float] = field(default_factory=dict)
     aggregate: bool = False
+    #: What the question asked to see (the translator's request; empty: the catalogue's default columns).
+    #: ``lemma_iri``: the lemma IRI column of a list (True: asked for, False: not wanted).
+    answer: dict = field(default_factory=dict)
     #: the focus-lemma triples (``?lemma a lila:Lemma ; ontolex:writtenRep ?wr``), placed last
     base: list = field(default_factory=list)
     _service: Optional[Group] = None

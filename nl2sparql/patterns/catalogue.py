@@ -16,7 +16,7 @@ from pathlib import Path
 from .pattern import Pattern
 
 #: Modules of this package that are machinery, not patterns (those that read the catalogue must be here).
-MACHINERY = frozenset({"base", "catalogue", "compose", "detect", "guide", "pattern", "phrasing", "reading", "relations",
+MACHINERY = frozenset({"analytics", "base", "catalogue", "compose", "detect", "guide", "pattern", "phrasing", "reading", "relations",
                        "rules", "tagger", "vocab"})
 
 #: The base fact every composition needs: Italian lemmas with a written form and a POS.

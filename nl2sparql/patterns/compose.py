@@ -84,8 +84,8 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     if finisher is not None:
         finisher.finish_shape(frame)
     if frame.shape == "list":
-        frame.projection = [frame.wr, frame.lemma] + [p for p in frame.projection
-                                                      if p not in (frame.lemma, frame.wr)]
+        head = [frame.wr] if frame.answer.get("lemma_iri") is False else [frame.wr, frame.lemma]
+        frame.projection = head + [p for p in frame.projection if p not in (frame.lemma, frame.wr)]
     if frame.shape == "count":
         _drop_unused_written_form(frame)
     if limit:

@@ -63,12 +63,13 @@ class CountEntities(StandalonePattern):
         if slots.standalone or not (slots.count or slots.senses_count or re.search(
                 r"\b(?:distribuzione|distribution|raggruppa|group)\b", f)):
             return
+        constraints = slots.affixes or slots.emotions or slots.polarity or slots.threshold is not None or \
+            slots.relation or slots.definition_contains or slots.min_senses or slots.gender or slots.word or \
+            slots.absent or slots.translation_target
         by = re.search(PER_FACET, f)
-        if by and not (slots.emotions or slots.polarity or slots.affixes or slots.pos or slots.word):
+        if by and not (constraints or slots.pos):
             slots.standalone = (self.label, {"kind": "by", "by": facet_named(by.group("key"))})
             return
-        constraints = slots.affixes or slots.emotions or slots.polarity or slots.threshold is not None or \
-            slots.relation or slots.definition_contains or slots.min_senses or slots.gender or slots.word
         if constraints:
             return
         if re.search(r"\b(?:ipolemm\w*|hypolemmas?|lila:hypolemma)\b", f):

@@ -75,7 +75,8 @@ class EmotionLexicon(Pattern):
             slots.emotion_project = True
 
     def constraint_steps(self, slots) -> list[dict]:
-        return [{"mode": "constraint", "emotion": emotion} for emotion in slots.emotions]
+        # two or more emotions at once are an INTERSECTION
+        return [{"mode": "constraint", "emotion": emotion} for emotion in slots.emotions] if len(slots.emotions) == 1 else []
 
     def projection_steps(self, slots) -> list[dict]:
         return [{"mode": "project"}] if slots.emotion_project else []

@@ -8,7 +8,7 @@ import re
 from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
 from ..sparql.model import IRI, Path, Triple
 from .base import Facts, Frame, frag, pl, quote, related_to_named
-from .reading import RelationKind, Text, reads
+from .reading import ARTICLE, NAMED_HEAD, VALUE, RelationKind, Text, ok_word, reads
 from .relations import RelationPattern
 
 ANTONYM_PROPS = (PREFIXES["lexinfo"] + "antonym", COMPLIT_VOCAB + "antonymComp", COMPLIT_VOCAB + "antonymGrad")
@@ -16,6 +16,11 @@ SYNONYM = PREFIXES["lexinfo"] + "approximateSynonym"
 #: How questions name one antonym property (folded name ending → IRI); none named: all three.
 ANTONYM_NAMES = {"antonymgrad": ANTONYM_PROPS[2], "antonymcomp": ANTONYM_PROPS[1], "lexinfo:antonym": ANTONYM_PROPS[0],
                  "lexinfo#antonym": ANTONYM_PROPS[0]}
+#: A word to use in place of another: its synonyms ("al posto di X", "another word for X").
+INSTEAD = (r"\b(?:al posto di|invece di|in sostituzione di|in alternativa a|alternativ[ae] (?:a|per)|"
+           r"(?:un'|una |un )?altr[ae] parol[ae] per|(?:un )?altro modo (?:di|per) dire|sostituire|"
+           r"instead of|in place of|rather than|replace|(?:an)?other words? for|alternatives? (?:to|for)|"
+           r"(?:an)?other way (?:of saying|to say))\s+")
 #: Synonymy said as "the same meaning": not a request for definitions.
 SAME_MEANING = r"stesso significato|same meaning|mean the same|significano lo stesso"
 SYNONYM_KIND = RelationKind(
@@ -71,6 +76,15 @@ class LexicalRelation(RelationPattern):
             for key, prop in ANTONYM_NAMES.items():
                 if name == prop.lower() or name.endswith(key):
                     slots.relation_property = prop
+
+    @reads(59)
+    def read_instead(self, text: Text, slots) -> None:
+        """"Che parola posso usare al posto di X?", "another word for X": the synonyms of X."""
+        m = text.search(INSTEAD + rf"{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}")
+        if m and ok_word(text.raw(m)) and not slots.relation:
+            slots.relation, slots.relation_mode = "synonym", "project"
+            slots.word = text.value(m)
+            text.mask(*m.span())
 
     @reads(111)
     def read_same_meaning(self, text: Text, slots) -> None:

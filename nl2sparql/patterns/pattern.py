@@ -88,6 +88,9 @@ class Pattern:
     named_cues: ClassVar[tuple[tuple[float, str], ...]] = ()
     #: Nouns of the facts this pattern tells about a word ("le definizioni di X"), as a regex.
     fact_nouns: ClassVar[str | None] = None
+    #: True when a shown column can also be required (build slot ``required``): "which nouns *have a*
+    #: definition" keeps only the nouns with one; "nouns *with their* definitions" keeps them all.
+    requirable: ClassVar[bool] = False
     #: The sense relations this pattern reads (:class:`~.reading.RelationKind`).
     relation_kinds: ClassVar[tuple] = ()
     #: Where a question mentions this pattern's word fact: facts are built in the order mentioned.
@@ -209,6 +212,15 @@ class Pattern:
 
     def count_fallback(self, slots) -> tuple[dict, str] | None:
         """Standalone build slots (and a note saying so) for a count with nothing to count by (``None``: not ours)."""
+        return None
+
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
+        """Values for this standalone pattern's query around a plan's constraint ``steps`` (``None``: not asked).
+
+        Analytic patterns (a ranking, an aggregate, a yes/no question, a count of a word's facts) take
+        the plan's constraints and, for a plan about a named word, its word ``facts``, and write their
+        whole query around them; the planner asks every pattern, in catalogue order.
+        """
         return None
 
     def readings(self, slots) -> list[tuple[object, float]]:

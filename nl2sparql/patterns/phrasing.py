@@ -215,7 +215,7 @@ def _facets(lang: str, parts: list[tuple[str, dict]], tech: list[str], ag: Agree
         exists = ("se ci sono" if plural else "se c'è") if optional else ""
         ld = (f" Aggiungi con OPTIONAL {tech_text}" + (", aggregati con GROUP_CONCAT (una riga per lemma)."
                                                        if len(tech) > 1 else "."))
-        return {"F_sent": f" Mostra anche {text}{_comma(present)}.", "F_con": f", con {text}{_space(present)}",
+        return {"F_sent": f" Mostra anche {text}{_comma(present)}.", "F_con": f", con {text}{space(present)}",
                 "F_ling": f" Riporta anche {text}{_comma(present)}.",
                 "F_ped": f" Per {ag.ciascuno} vorrei vedere anche {text}{_comma(exists)}.", "F_ld": ld}
     ld = (f" Add {tech_text} with OPTIONAL" + (", aggregated with GROUP_CONCAT (one row per lemma)."
@@ -230,11 +230,13 @@ def _comma(text: str) -> str:
     return f", {text}" if text else ""
 
 
-def _space(text: str) -> str:
+def space(text: str) -> str:
+    """`` text`` (nothing when ``text`` is empty): an optional phrase after a word."""
     return f" {text}" if text else ""
 
 
-def _agree(text: str, ag: Agreement) -> str:
+def agree(text: str, ag: Agreement) -> str:
+    """A fragment text with its participle endings (``{a}``) agreeing with the head."""
     return text.replace("{a}", ag.a)
 
 
@@ -262,7 +264,7 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
     heads = by_kind.get("head", [])
     head = heads[0].pick(lang, register, rng) if heads else rng.choice(DEFAULT_HEAD[(lang, register)])
     ag = Agreement(gender(head) if lang == "it" else "m")
-    vps = [_agree(f.pick(lang, "plain", rng), ag) for f in by_kind.get("constraint", [])]
+    vps = [agree(f.pick(lang, "plain", rng), ag) for f in by_kind.get("constraint", [])]
     vp = join(vps, lang)
     scope = "".join(" " + f.pick(lang, "plain", rng) for f in by_kind.get("scope", []))
     group = "".join(f.pick(lang, "plain", rng) + ", " for f in by_kind.get("group", []))

@@ -23,6 +23,8 @@ RELATION_FIELDS = {"relation": None, "relation_target": None, "relation_mode": N
 CONSTRAINT_VERB = r"(?:sono|e|siano|are|is|be|hanno|have|has|mean|means|significano|vogliono|indicano|name|denote)"
 _TECHNICAL = rf"\b(?:verso |to )?(?:un senso di|a sense of)\s*{VALUE}"
 _NOT_TARGETS = ("discorso", "speech", "cosa", "che")
+#: "of the" before a relation noun that another noun governs ("the translations of the synonyms of X").
+OF_THE = r"dei|degli|delle|of the|of its|of their|for the|per i|per gli|per le"
 
 
 def read_relations(text: Text, slots, kinds: Sequence[RelationKind]) -> None:
@@ -50,6 +52,19 @@ def read_relations(text: Text, slots, kinds: Sequence[RelationKind]) -> None:
                 slots.word = target
             else:
                 slots.relation_target = target
+                text.mask(*m.span())  # the relation noun is no named word either ("le definizioni dei sinonimi di X")
+            return
+    for kind in kinds:  # "quanti iponimi ha X", "how many synonyms does X have": X is the word the relation starts from
+        m = re.search(rf"\b{kind.target}\s+(?:ha|hanno|possiede|has|have|does|do)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}",
+                      text.folded)
+        if m and ok_word(text.raw(m)) and text.raw(m) not in _NOT_TARGETS:
+            slots.relation = kind.name
+            slots.relation_mode = "constraint" if kind.always_list else "project"
+            value = text.value(m)
+            if slots.relation_mode == "project":
+                slots.word = value
+            else:
+                slots.relation_target = value
             return
     for kind in kinds:
         if text.has(kind.project):
@@ -69,6 +84,8 @@ def relation_mode(kind: RelationKind, before: str, noun: str = "") -> str:
     if kind.always_list:
         return "constraint"
     tail = before[-40:]
+    if re.search(rf"\b[a-z]{{4,}}\s+(?:{OF_THE})\s*$", tail):
+        return "constraint"  # "le definizioni dei sinonimi di X": the synonyms are what other facts are about
     plural_noun = kind.plural and re.match(rf"(?:{kind.plural})\b", noun)
     verb = re.search(rf"\b{CONSTRAINT_VERB}\s+(?P<art>(?:il|lo|la|i|gli|le|the|a|an)\s+)?$", tail)
     article = re.search(r"\b(?:i|gli|le|lo|il|the|its|their|suoi|sue)\s+"

@@ -62,6 +62,7 @@ class SenseDefinition(Pattern):
         (15, rf"\b(?:define|definisci)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
     )
     fact_nouns = r"definizion[ei]|significat[oi]|definitions?|meanings?"
+    requirable = True
     mention_cue = DEFINITION_CUE
 
     @reads(50)

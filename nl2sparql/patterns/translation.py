@@ -125,6 +125,7 @@ class Translation(Pattern):
         (2, rf"\bhow (?:do|would|can) (?:you|i|we|one) say\s+(?:{NAMED_HEAD}\s+)?{VALUE}"),
     )
     fact_nouns = r"traduzion[ei]|equivalent[ei]|translations?|equivalents?"
+    requirable = True
     mention_cue = TRANSLATION_MENTION
 
     @reads(70)

@@ -144,7 +144,8 @@ FACETS: dict[str, Facet] = {
 #: Any facet noun (alternatives in :data:`FACETS` order).
 FACET_WORDS = "|".join(f.words for f in FACETS.values())
 #: "for each part of speech", "distribuzione per emozione": the facet noun is group ``key``.
-PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|per|by|distribuzione per|distribution by|"
+PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of every|di ciascun[oa]?|di ogni|per|by|"
+             r"distribuzione per|distribution by|"
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
 
 

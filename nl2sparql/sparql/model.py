@@ -273,6 +273,16 @@ class Optional_:
 
 
 @dataclass
+class NotExists:
+    """``FILTER NOT EXISTS { … }`` (an absence: no solution of the group for the outer bindings)."""
+
+    group: Group
+
+    def render(self, used: set[str], indent: str) -> str:
+        return _keyword_block("FILTER NOT EXISTS", self.group, used, indent)
+
+
+@dataclass
 class Union_:
     """``{ … } UNION { … }``."""
 

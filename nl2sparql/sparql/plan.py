@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import IRI, Ask, Filter, GraphBlock, Group, Lit, Path, Select, Service, Triple, Values
+from .model import IRI, Ask, Filter, GraphBlock, Group, Lit, Path, Select, Service, SubSelect, Triple, Values
 
 #: Oxigraph's static size estimate of a triple pattern, by which of subject, predicate, object are constants.
 TRIPLE_ESTIMATES = {
@@ -86,6 +86,8 @@ def _candidates(group: Group, graph: str | None = None, service: str | None = No
         elif isinstance(el, Service):
             yield from _candidates(Group([e for e in el.group.elements if not isinstance(e, Filter)]),
                                    service=el.endpoint.value)
+        elif isinstance(el, SubSelect):  # an aggregate over a sub-select starts where the sub-select starts
+            yield from _candidates(el.query.where, graph, service)
         elif isinstance(el, GraphBlock):
             if any(not isinstance(e, (Triple, Values)) for e in el.group.elements):
                 continue  # opaque: joined as a whole, never the start

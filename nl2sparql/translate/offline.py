@@ -36,6 +36,8 @@ AUTO_LABELS = {label for label, pattern in CATALOGUE.items() if pattern.kind == 
 #: Labels of patterns that write whole queries (graph listings, whole-KB counts).
 STANDALONE_LABELS = {label for label, pattern in CATALOGUE.items() if isinstance(pattern, StandalonePattern)}
 STRONG_CUE = 0.8
+#: A retrieved example at least this similar may lend its reading to a question the cues cannot read.
+ADAPT_SCORE = 0.55
 SHAPES = ("list", "count", "word", "standalone")
 
 
@@ -86,29 +88,51 @@ class OfflineTranslator:
     with ``item`` and ``score`` (a :class:`~nl2sparql.translate.retrieval.HybridRetriever`).
     """
 
-    def __init__(self, retriever=None, k: int = 5):
+    def __init__(self, retriever=None, k: int = 5, concepts=None):
         self.retriever = retriever
         self.k = k
+        #: a :class:`~.concepts.ConceptMapper` (``None``: words are taken as written)
+        self.concepts = concepts
         self._shapes: dict[str, str] = {}
+
+    def read(self, question: str) -> tuple[Slots, list[str]]:
+        """The question's slots, with English content words mapped to Italian lemmas; and what was mapped."""
+        slots = extract_slots(question)
+        notes = []
+        if self.concepts is not None:
+            for m in self.concepts.map_slots(slots):
+                slots.concepts.append(m.to_dict())
+                others = ", ".join(f"«{w}» {s:.2f}" for w, s in m.alternatives)
+                notes.append(f"«{m.written}» read as the Italian lemma «{m.lemma}» (similarity {m.score:.2f}"
+                             + (f"; other candidates: {others})" if others else ")"))
+            notes += self.concepts.warnings
+        return slots, notes
 
     def translate(self, question: str) -> OfflineResult:
         """Translate one question (Italian or English)."""
         from ..errors import DataError
         if not isinstance(question, str) or not question.strip():
             raise DataError("the question is empty")
-        slots = extract_slots(question)
+        slots, mapped = self.read(question)
         examples = self.examples(question)
         plans = plans_for(slots)
         cues = {k: v for k, v in detect_patterns(question).items() if v >= STRONG_CUE}
         scored = _rank(plans, examples)
         best_score, plan, sparql, labels, vote = scored[0]
-        warnings = list(plan.notes)
+        warnings = mapped + list(plan.notes)
         coverage = _coverage(labels, cues, plan)
         if vote is None:
             vote = coverage
         clarity = 1.0 if len(plans) == 1 else min(1.0, plan.prior)
         source = "catalogue"
-        if plan.prior <= 0.3 and examples and examples[0].score >= 0.5:
+        adapted = self._adapted(slots, plan, examples) if _weak(plan) else None
+        if adapted is not None:
+            plan, example = adapted
+            sparql, labels = render_plan(plan)
+            source, clarity, vote = "adapted", 0.5, example.score
+            warnings = mapped + [f"no fact asked about «{plan.word}» in words the cues know: read like the closest "
+                                 f"example {example.id} ({', '.join(plan.labels)})"]
+        elif plan.prior <= 0.3 and examples and examples[0].score >= 0.5:
             sparql, labels, source = examples[0].sparql, {p: 0.9 for p in examples[0].patterns}, "example"
             warnings.append(f"nothing recognised in the question: using the query of example {examples[0].id}")
             clarity, vote = 0.2, examples[0].score
@@ -116,9 +140,27 @@ class OfflineTranslator:
             warnings.append(f"ambiguous question: {len(plans)} readings, chose the one the examples support")
         confidence = round(max(0.0, min(1.0, 0.4 * clarity + 0.3 * coverage + 0.3 * vote)), 2)
         alternatives = [{"score": round(s, 3), **p.describe()} for s, p, *_ in scored[1:4]]
-        return OfflineResult(question, sparql, plan.shape if source == "catalogue" else examples[0].shape,
+        return OfflineResult(question, sparql, plan.shape if source != "example" else examples[0].shape,
                              _clean_labels(labels), _slot_view(slots, plan), examples, confidence, warnings,
                              alternatives, source)
+
+    @staticmethod
+    def _adapted(slots: Slots, plan: Plan, examples: Sequence[Example]) -> tuple[Plan, Example] | None:
+        """The closest word example's reading (its facts) for the question's named word (``None``: none fits).
+
+        A question that names a word but asks for nothing the cues know ("«lutto»: che vuol dire in breve?")
+        borrows the facts of the most similar retrieved question about a word, read by the same reader.
+        """
+        if not slots.word:
+            return None
+        for example in examples[:3]:
+            if example.score < ADAPT_SCORE or example.shape != "word":
+                continue
+            theirs = plans_for(extract_slots(example.question))[0]
+            if theirs.shape == "word" and theirs.steps:
+                return Plan("word", [(label, dict(values)) for label, values in theirs.steps], word=slots.word,
+                            prior=0.5), example
+        return None
 
     def ranked(self, question: str, examples: Sequence[Example] | None = None,
                changes: dict | None = None) -> list[dict]:
@@ -128,7 +170,7 @@ class OfflineTranslator:
         (:meth:`Plan.describe`) and ``notes``. ``examples`` (default: retrieved now) cast the votes;
         ``changes`` replaces slot values before planning (``{"word": None, "translation_target": "scantu"}``).
         """
-        slots = extract_slots(question)
+        slots, _ = self.read(question)
         if changes:
             try:
                 slots = slots.copy(**changes)
@@ -165,6 +207,11 @@ def _rank(plans: Sequence[Plan], examples: Sequence[Example]) -> list[tuple]:
         scored.append((plan.prior + 0.3 * (vote or 0.0), plan, sparql, labels, vote))
     scored.sort(key=lambda s: -s[0])
     return scored
+
+
+def _weak(plan: Plan) -> bool:
+    """True when the cues found nothing to ask about the question's named word (or nothing at all)."""
+    return plan.prior <= 0.3 or (plan.shape == "word" and not plan.steps)
 
 
 def _num(value) -> float:

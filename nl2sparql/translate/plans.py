@@ -39,6 +39,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     #: How many leading steps narrow the lemmas (built first; the others add columns).
     constraints: int = 0
+    #: What the question asked to see (:attr:`~nl2sparql.patterns.base.Frame.answer`).
+    answer: dict = field(default_factory=dict)
 
     @property
     def labels(self) -> list[str]:
@@ -57,19 +59,38 @@ class Plan:
 def plans_for(slots: Slots) -> list[Plan]:
     """Candidate plans for the slots, most direct first (never empty)."""
     if slots.standalone:
-        return [Plan("standalone", standalone=slots.standalone)]
+        constraints = _steps(slots, "constraint")
+        wrapped = _wrapped(Plan("list", constraints, constraints=len(constraints)), slots)
+        return [wrapped if wrapped.standalone else Plan("standalone", standalone=slots.standalone)]
     readings = [reading for pattern in CATALOGUE.values() for reading in pattern.readings(slots)]
     plans: list[Plan] = []
     for reading, prior in readings or [(slots, 1.0)]:
-        plans += _shape_plans(reading, prior)
+        plans += [_wrapped(plan, reading) for plan in _shape_plans(reading, prior)]
     out: list[Plan] = []
     for plan in plans:
         out.append(plan)
         for pattern in CATALOGUE.values():
             for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
                 out.append(Plan(plan.shape, steps, plan.word, plan.limit, list(plan.scopes), plan.standalone,
-                                plan.prior * factor, list(plan.notes), plan.constraints))
+                                plan.prior * factor, list(plan.notes), plan.constraints, dict(plan.answer)))
     return out or [Plan("list", prior=0.1, notes=["nothing recognised"])]
+
+
+def _wrapped(plan: Plan, slots: Slots) -> Plan:
+    """The plan as an analytic pattern's standalone query (a ranking, an aggregate…), when one asks for it."""
+    if plan.standalone:
+        return plan
+    # a word plan's steps are facts about the word; its constraints (a yes/no question's) stay in the slots
+    word = plan.shape == "word"
+    constraints = _steps(slots, "constraint") if word else plan.steps[:plan.constraints]
+    facts = [(l, dict(v)) for l, v in plan.steps] if word else []
+    for label, pattern in CATALOGUE.items():
+        values = pattern.wrap(slots, [(l, dict(v)) for l, v in constraints], plan.shape, facts)
+        if values is not None:
+            if "steps" in values:  # JSON-ready: [label, build slots] pairs
+                values["steps"] = [[step, dict(built)] for step, built in values["steps"]]
+            return Plan("standalone", standalone=(label, values), prior=max(plan.prior, 0.9))
+    return plan
 
 
 def _steps(slots: Slots, kind: str) -> list[tuple[str, dict]]:
@@ -125,9 +146,13 @@ def _count_fallback(slots: Slots, prior: float) -> Plan:
 
 
 def _list_plan(slots: Slots, constraints: list, prior: float) -> Plan:
-    steps = constraints + _steps(slots, "projection")
+    shown = _steps(slots, "projection")
+    # "which nouns have a definition": a fact the lemmas must have is a constraint, not a column
+    constraints = constraints + [(label, {**step, "required": True}) for label, step in shown
+                                 if label in slots.required]
+    steps = constraints + [(label, step) for label, step in shown if label not in slots.required]
     plan = Plan("list", steps, limit=slots.limit, scopes=_scopes(slots, "list"), prior=prior,
-                constraints=len(constraints))
+                constraints=len(constraints), answer=dict(slots.answer))
     if not steps:
         plan.prior = prior * 0.3
         plan.notes.append("no constraint recognised: listing lemmas")
@@ -147,6 +172,7 @@ def render_plan(plan: Plan, seed: int = 0) -> tuple[str, dict[str, float]]:
         query, _, tags, _ = CATALOGUE[label].build(dict(values), rng)
         return render(query), dict(tags)
     frame = start_frame(plan.shape, plan.word if plan.shape == "word" else None)
+    frame.answer = dict(plan.answer)
     for label, values in plan.scopes:
         CATALOGUE[label].scope(frame, dict(values))
     for label, values in (plan.steps if plan.shape == "word" else _ordered(plan)):

@@ -28,7 +28,7 @@ from ..folding import fold_same_length
 from ..patterns import CATALOGUE
 from ..patterns.reading import ARTICLE, NAMED_HEAD, OF, QUOTED, VALUE, Slots, Text, ok_word
 from ..patterns.relations import read_relations
-from ..patterns.vocab import DIALECT_WORDS, POS_WORDS
+from ..patterns.vocab import DIALECT_WORDS, GENDER_WORDS, POS_WORDS
 
 LIMIT = (r"\b(?:i |le |the )?(?:prim[ie]|first|top)\s+(?P<n>\d+)\b",
          r"\b(?:solo|only|al massimo|at most|limit|limita a|limited to)\s+(?P<n>\d+)\b",
@@ -36,6 +36,8 @@ LIMIT = (r"\b(?:i |le |the )?(?:prim[ie]|first|top)\s+(?P<n>\d+)\b",
 #: Named-word phrasings that belong to no pattern: the fact nouns of every pattern ("le definizioni di X",
 #: position 0) and "la parola X" (last).
 THE_WORD = rf"\b(?:la parola|the word|il lemma|the lemma|il termine|the term)\s+{VALUE}"
+#: "the (Sicilian / Italian) word for X", "la parola per X": X is the concept the question is about.
+WORD_FOR = rf"\b(?:(?:the|a|an)\s+)?(?:[a-z]+\s+)?(?:word|term|parola|termine)\s+(?:for|per)\s+{ARTICLE}?{VALUE}"
 _LAST = 1000.0
 
 
@@ -73,7 +75,7 @@ def _fields() -> dict:
 def _readers() -> list:
     """Every reader, generic and the patterns', by stage (ties: generic first, then catalogue order)."""
     generic = [(10, _iris), (12, _quoted), (20, _limit), (60, _relations), (80, _named_word),
-               (110, _start_requests), (140, _fact_order)]
+               (110, _start_requests), (118, _answer), (119, _required), (140, _fact_order)]
     found = [(stage, -1, i, read) for i, (stage, read) in enumerate(generic)]
     for rank, pattern in enumerate(CATALOGUE.values()):
         found += [(stage, rank, i, read) for i, (stage, read) in enumerate(pattern.readers())]
@@ -110,7 +112,7 @@ def _named_cues() -> list[str]:
     """The phrasings that introduce the named word, by position (see ``Pattern.named_cues``)."""
     nouns = "|".join(p.fact_nouns for p in CATALOGUE.values() if p.fact_nouns)
     cues = [(0.0, rf"\b(?:{nouns})\b(?:\s+[a-z]+){{0,4}}?\s+{OF}\s*{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
-            (_LAST, THE_WORD)]
+            (_LAST, THE_WORD), (_LAST + 1, WORD_FOR)]
     cues += [cue for p in CATALOGUE.values() for cue in p.named_cues]
     return [regex for _, regex in sorted(cues, key=lambda c: c[0])]
 
@@ -131,14 +133,37 @@ def _named_word(text: Text, slots: Slots) -> None:
 
 
 def _closed_word(value: str) -> bool:
-    """True for words that name a vocabulary value (a dialect, a POS) rather than a lemma."""
+    """True for words that name a vocabulary value (a dialect, a POS, a gender) rather than a lemma."""
     v = fold_same_length(value.strip("«»\"'"))
-    return any(re.fullmatch(words, v) for _, words in DIALECT_WORDS + POS_WORDS)
+    return any(re.fullmatch(words, v) for _, words in DIALECT_WORDS + POS_WORDS + GENDER_WORDS)
 
 
 def _start_requests(text: Text, slots: Slots) -> None:
     """The request view starts as the folded question with every value read so far masked."""
     text.requests = text.folded
+
+
+#: A question that asks for the resources themselves (their IRIs), not only their written forms.
+ASKS_IRI = r"\b(?:iris?|uris?|urls?|risors[ae]|resources?|identificativ[oi]|identifiers?|lila:lemma)\b"
+
+
+def _answer(text: Text, slots: Slots) -> None:
+    """What the answer must show beyond the catalogue's default columns: the lemma IRIs, when asked for."""
+    if text.asks(ASKS_IRI):
+        slots.answer["lemma_iri"] = True
+
+
+#: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
+HAVE_A = (r"\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+)?"
+          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,2}}?(?:{nouns})\b")
+
+
+def _required(text: Text, slots: Slots) -> None:
+    """The facts the lemmas must have ("quali sostantivi hanno una definizione"), not only show."""
+    for label, pattern in CATALOGUE.items():
+        if pattern.requirable and pattern.fact_nouns and re.search(HAVE_A.format(nouns=pattern.fact_nouns),
+                                                                    text.folded):
+            slots.required.append(label)
 
 
 def _fact_order(text: Text, slots: Slots) -> None:

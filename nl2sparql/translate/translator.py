@@ -122,6 +122,12 @@ def _filtered(pool: Path, ids: frozenset, splits: frozenset) -> Path | None:
     return target
 
 
+def _default_kb():
+    """The KB chosen by the environment, else the embedded sample (opened when a word must be mapped)."""
+    from ..kb import open_kb
+    return open_kb()
+
+
 class Translator:
     """Offline or LLM translation of questions into LiITA SPARQL (see the module docstring)."""
 
@@ -139,7 +145,10 @@ class Translator:
             self.warnings.append("no example pool: translating from the catalogue alone (pass --pool FILE)")
         else:
             self.warnings.extend(getattr(retriever, "warnings", []))
-        self.offline = OfflineTranslator(retriever, k=k)
+        from .concepts import ConceptMapper
+        # English content words map to the Italian lemmas of this KB (the default KB when none is given)
+        self.offline = OfflineTranslator(retriever, k=k, concepts=ConceptMapper(kb if kb is not None else _default_kb,
+                                                                               embedder=embedder))
         self.llm = None
         if mode == "llm":
             from .llm_translate import LLMTranslator

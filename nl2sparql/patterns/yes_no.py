@@ -1,0 +1,116 @@
+"""YES_NO: whether a named word meets constraints or has a fact (an ASK query).
+
+"Is «cane» a kind of «mammifero»?", "La parola «paura» esprime gioia?",
+"Esiste una traduzione siciliana di «formaggio»?": the other patterns'
+blocks for the named word, asked as ``ASK``::
+
+    ASK { VALUES ?wr { "cane"@it } … ?lemma a lila:Lemma ; ontolex:writtenRep ?wr }
+
+The generator asks it of an anchor (true) and, now and then, of another lemma
+(whatever the KB answers).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..sparql.model import Ask, Values
+from .analytics import constrained, constraint_options, it_article, phrases, restricted, step_labels, written
+from .base import Facts, frag, italian, quote
+from .pattern import StandalonePattern
+from .reading import Text, reads
+
+#: English yes/no questions start with an auxiliary; Italian ones with "è vero che", "esiste", "c'è"…
+YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
+                r"^\s*(?:e vero che|e'|e|sono|esiste|esistono|c'e|ci sono|c e)\b")
+#: Words that make a question ask for something other than yes or no.
+ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|"
+            r"\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
+            r"trova|mostri|puoi|potresti|vorrei|which|what|who|how|where|why|list|show|give|tell|find)\b")
+#: A verb that states something of the word (an Italian yes/no question is a statement with a question mark).
+STATES = (r"(?:^|\s)(?:è|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|"
+          r"fanno|esiste|si traduce|deriva)(?=\s|$)")
+#: How often a generated question is asked of a lemma other than the anchor.
+OTHER_WORD = 0.3
+
+
+class YesNo(StandalonePattern):
+    """``ASK { VALUES ?wr { "x"@it } … }`` over the other patterns' blocks."""
+
+    label = "YES_NO"
+    rank = 119
+    guidance = ("Yes/no questions about a word are ASK queries: ASK { VALUES ?wr { \"cane\"@it } ?lemma a lila:Lemma ; "
+                "ontolex:writtenRep ?wr . … } (the answer is a boolean, no SELECT).")
+    example = ("standalone", None, {"word": "paura", "steps": [("EMOTION_LEXICON", {"mode": "constraint",
+                                                                                     "emotion": "Paura"})]})
+    question_cues = [(r"^\s*(?:is|are|does|do|has|have|e vero che|esiste|esistono)\b", 0.5)]
+    slot_fields = {"yes_no": False}
+
+    # -- generator ----------------------------------------------------------------------------
+    def variants(self, facts: Facts) -> list[dict]:
+        """A constraint or two that an anchor meets, asked of the anchor or of another lemma (sampled)."""
+        rng = random.Random(self.label)
+        lemmas = sorted(facts.lemmas("lemma"))
+        out: list[dict] = []
+        for anchor in rng.sample(lemmas, min(len(lemmas), 120)):
+            steps = [s for s in constraint_options(facts, anchor, rng, most=2)]
+            if not any(label != "POS_FILTER" for label, _ in steps):
+                continue
+            asked = rng.choice(lemmas) if rng.random() < OTHER_WORD else anchor
+            word = written(facts, asked)
+            if word and all(word != values.get("target") for _, values in steps):
+                out.append({"word": word, "steps": steps})
+        return out
+
+    def build(self, slots: dict, rng: random.Random):
+        steps = [tuple(s) for s in slots.get("steps") or []]
+        word = slots["word"]
+        frame = constrained(steps, "list", rng=rng)
+        rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]
+        frame.where.elements = [Values(frame.wr, [italian(word)])] + frame.base + rest
+        query = Ask(frame.where)
+        tags = {**step_labels(steps), **frame.labels, self.label: 0.9}
+        mentions = [(word, word)] + list(frame.mentions)
+        return query, [self._question(frame, word, rng)], tags, mentions
+
+    def _question(self, frame, word: str, rng: random.Random):
+        head_it, vps_it = phrases(frame, "it", "plain", rng)
+        head_en, vps_en = phrases(frame, "en", "plain", rng)
+        qi, qe = quote("it", word), quote("en", word)
+        art = it_article(head_it)
+        it = [f"{qi} è tra {art} {restricted(head_it, vps_it, 'it')}?",
+              f"È vero che {qi} è tra {art} {restricted(head_it, vps_it, 'it')}?"]
+        en = [f"Is {qe} one of the {restricted(head_en, vps_en, 'en')}?",
+              f"Is the word {qe} among the {restricted(head_en, vps_en, 'en')}?"]
+        _, tech_it = phrases(frame, "it", "tech", rng)
+        _, tech_en = phrases(frame, "en", "tech", rng)
+        return frag("standalone", it, en,
+                    f"Il lila:Lemma con ontolex:writtenRep {qi} è tra quelli {tech_it}? (ASK)",
+                    f"Is the lila:Lemma whose ontolex:writtenRep is {qe} among those {tech_en}? (ASK)")
+
+    # -- tagger -------------------------------------------------------------------------------
+    def sparql_weight(self, f) -> float:
+        return 0.9 if f.form == "ask" else 0.0
+
+    # -- translator ---------------------------------------------------------------------------
+    @reads(16)
+    def read_yes_no(self, text: Text, slots) -> None:
+        """A question answered by yes or no: it starts with an auxiliary, or it names a word and asks for nothing."""
+        folded = text.folded.rsplit(":", 1)[-1].strip()  # after a lead-in ("Per capire …: «x» è …?")
+        if re.search(ASKS_FOR, folded):  # "can you list them?", "is there a word that …, which …?"
+            return
+        if re.search(YES_NO_START, folded):
+            slots.yes_no = True
+        elif folded.endswith("?") and re.search(r"[«\"]", text.original) and \
+                re.search(STATES, text.original.rsplit(":", 1)[-1].lower()):  # "è", not the conjunction "e"
+            slots.yes_no = True  # «paura» esprime gioia?
+
+    def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
+        steps = list(steps) + list(facts)
+        if not slots.yes_no or not slots.word or not steps or shape == "standalone":
+            return None
+        return {"word": slots.word, "steps": steps}
+
+
+PATTERN = YesNo()
