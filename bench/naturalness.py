@@ -8,8 +8,8 @@ Evidence (read at run time; nothing from ../shared is written anywhere):
   when absent);
 * the hand-written pool (``nl2sparql/data/pools/handwritten.jsonl``) and the hand-written test
   questions (``tests/data/handwritten_questions.jsonl``);
-* the shapes of the held-out translator questions (``bench/heldout/translator_questions.jsonl``):
-  only their gold queries' shape and labels are read.
+* the shapes real users ask, from the translator-breadth work (issue 14): its development set
+  ``bench/breadth_dev.jsonl`` (the frozen held-out sets are never read: they stay unseen).
 
 Every gold query, evidence and generated alike, is described the same way: its shape (list, count,
 word, standalone) and its *content labels* (the structural tagger's labels of kind content or
@@ -43,7 +43,7 @@ EVIDENCE = {
     "reference": REPO.parent / "shared" / "reference" / "nl2sparql_examples.json",
     "handwritten pool": REPO / "nl2sparql" / "data" / "pools" / "handwritten.jsonl",
     "handwritten tests": REPO / "tests" / "data" / "handwritten_questions.jsonl",
-    "held-out shapes": REPO / "bench" / "heldout" / "translator_questions.jsonl",
+    "breadth development set": REPO / "bench" / "breadth_dev.jsonl",
 }
 
 

@@ -89,8 +89,9 @@ def test_gold_checks_find_hidden_filters_and_bad_tags():
 
 
 # -- facet semantics on the sample -------------------------------------------------------------------
-def run(kb, shape, steps, word=None):
+def run(kb, shape, steps, word=None, lemma_iri=True):
     frame = start_frame(shape, word)
+    frame.answer["lemma_iri"] = lemma_iri  # the lemma IRIs, to compare sets of lemmas (homographs apart)
     for label, slots in steps:
         CATALOGUE[label].build(frame, dict(slots), random.Random(0))
     return kb.execute(render(finish_query(frame)), timeout=30)
@@ -108,6 +109,13 @@ def test_also_show_keeps_the_lemmas_without_it_and_have_requires_it(sample_kb):
     assert lemmas(required) < lemmas(alone) and lemmas(required)
     unbound = [row for row in shown.rows if row[shown.variables.index("sicilian")] is None]
     assert unbound and shown.variables[0] == "wr"
+
+
+def test_a_list_answers_written_forms_and_lemma_iris_only_when_asked(sample_kb):
+    words = run(sample_kb, "list", NOUNS_OF_FEAR, lemma_iri=False)
+    lemmas = run(sample_kb, "list", NOUNS_OF_FEAR)
+    assert words.variables == ["wr"] and lemmas.variables == ["wr", "lemma"]
+    assert {t.value for t in words.column("wr")} == {t.value for t in lemmas.column("wr")}
 
 
 def test_two_facets_give_one_row_per_lemma(sample_kb):

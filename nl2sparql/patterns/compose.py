@@ -84,7 +84,8 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     if finisher is not None:
         finisher.finish_shape(frame)
     if frame.shape == "list":
-        head = [frame.wr] if frame.answer.get("lemma_iri") is False else [frame.wr, frame.lemma]
+        # the words a question asks for are their written forms; the lemma IRIs only when it asks for them
+        head = [frame.wr, frame.lemma] if frame.answer.get("lemma_iri") else [frame.wr]
         frame.projection = head + [p for p in frame.projection if p not in (frame.lemma, frame.wr)]
     if frame.shape == "count":
         _drop_unused_written_form(frame)
@@ -104,7 +105,7 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     if frame.shape == "count":
         order = []
     elif frame.shape == "list":
-        order = [frame.wr, frame.lemma] if limit else [frame.wr]
+        order = [frame.wr, frame.lemma] if limit and frame.lemma in frame.projection else [frame.wr]
     else:
         order = plain_vars[:1]
     for pattern in CATALOGUE.values():
@@ -199,8 +200,8 @@ class Naturalness:
     """What people ask, as weights the composer draws compositions with (measurable and tunable).
 
     The evidence (``bench/naturalness.py`` measures the composer against it): the reference project's
-    curated questions, the hand-written pools and test questions, and the shapes of the held-out
-    translator questions. In all of them a list names one thing, often with a part of speech and
+    curated questions, the hand-written pools and test questions, and the translator-breadth
+    development set (issue 14; the frozen held-out sets are never read). In all of them a list names one thing, often with a part of speech and
     sometimes a second constraint or one column to show; a word question asks one fact, now and then
     two that belong together (synonyms and definitions); three unrelated constraints are rare. So:
 

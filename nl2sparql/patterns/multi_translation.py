@@ -63,7 +63,7 @@ class MultiTranslation(Pattern):
             show_translation(frame, dialect)
         if frame.shape == "word":
             frame.fragments.append(frag(
-                "word_fact", [pl("le traduzioni in parmigiano e in siciliano"), pl("gli equivalenti parmigiani e siciliani")],
+                "word_fact", [pl("le traduzioni in parmigiano e in siciliano"), pl("gli equivalenti in parmigiano e in siciliano")],
                 [pl("the Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
                 "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
                 "the Parmigiano and Sicilian entries linked by vartrans:translatableAs",
@@ -78,7 +78,7 @@ class MultiTranslation(Pattern):
         else:
             frame.fragments.append(frag(
                 "projection", [pl("le loro traduzioni in parmigiano e in siciliano"),
-                               pl("gli equivalenti parmigiani e siciliani")],
+                               pl("gli equivalenti in parmigiano e in siciliano")],
                 [pl("their Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
                 "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
                 "the Parmigiano and Sicilian entries linked by vartrans:translatableAs"))

@@ -137,15 +137,16 @@ LIST_LIMIT = {
                             "in alphabetical order?{F_ped}"],
 }
 LIST_TECH = {
-    "it": ["Seleziona ogni lila:Lemma{TECH}{SCT}, insieme al suo ontolex:writtenRep.{F_ld}",
-           "Trova ogni lila:Lemma{TECH}{SCT} e restituiscine l'ontolex:writtenRep.{F_ld}"],
-    "en": ["Select every lila:Lemma{TECH}{SCT}, together with its ontolex:writtenRep.{F_ld}",
-           "Find every lila:Lemma{TECH}{SCT} and return its ontolex:writtenRep.{F_ld}"],
+    "it": ["Restituisci l'ontolex:writtenRep di ogni lila:Lemma{TECH}{SCT}.{F_ld}",
+           "Seleziona gli ontolex:writtenRep dei lila:Lemma{TECH}{SCT}.{F_ld}"],
+    "en": ["Return the ontolex:writtenRep of every lila:Lemma{TECH}{SCT}.{F_ld}",
+           "Select the ontolex:writtenRep of the lila:Lemma resources{TECH}{SCT}.{F_ld}"],
 }
 LIST_TECH_LIMIT = {
-    "it": ["Seleziona i primi {N} lila:Lemma{TECH}{SCT}, ordinati per ontolex:writtenRep (ORDER BY, LIMIT {N}).{F_ld}"],
-    "en": ["Select the first {N} lila:Lemma resources{TECH}{SCT}, ordered by ontolex:writtenRep "
+    "it": ["Seleziona i primi {N} ontolex:writtenRep dei lila:Lemma{TECH}{SCT}, in ordine alfabetico "
            "(ORDER BY, LIMIT {N}).{F_ld}"],
+    "en": ["Select the first {N} ontolex:writtenRep values of the lila:Lemma resources{TECH}{SCT}, in "
+           "alphabetical order (ORDER BY, LIMIT {N}).{F_ld}"],
 }
 COUNT = {
     ("it", "generic"): ["{G}{Q} {H} {VP}{SC}?", "{G}qual è il numero di {H} che {VP}{SC}?"],
