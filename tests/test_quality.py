@@ -218,6 +218,8 @@ def test_mirror_facets_never_filter(mirror_store):
     ("Which nouns that express fear have a Sicilian translation?", True),
     ("Quali verbi hanno almeno una definizione?", True),
     ("Which nouns with a definition express fear?", True),
+    ("Quali sostantivi hanno una traduzione sia in parmigiano sia in siciliano?", True),
+    ("Elenca i sostantivi che esprimono rabbia con le loro traduzioni in parmigiano e in siciliano", False),
     ("Quali sostantivi esprimono paura? Mostra anche la loro traduzione in siciliano.", False),
     ("List the nouns that express fear, with their Sicilian translation.", False),
     ("Elenca i sostantivi che esprimono paura con la loro definizione", False),

@@ -154,8 +154,8 @@ def _answer(text: Text, slots: Slots) -> None:
 
 
 #: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
-HAVE_A = (r"\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+)?"
-          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,2}}?(?:{nouns})\b")
+HAVE_A = (r"\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
+          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
 
 
 def _required(text: Text, slots: Slots) -> None:
