@@ -1,6 +1,6 @@
 """Measure the composer's naturalness model against what people ask (issue 15).
 
-    python bench/naturalness.py [--pool POOL.jsonl] [--draws 3000] [--seed 7]
+    python bench/naturalness.py [--pool POOL.jsonl] [--draws 3000] [--seed 7] [--weights JSON]
 
 Evidence (read at run time; nothing from ../shared is written anywhere):
 
@@ -93,7 +93,7 @@ def model_queries(args) -> list[str]:
     for name, query in fact_queries().items():
         rows[name] = [tuple("" if t is None else t.value for t in row)
                       for row in kb.select(query, timeout=60, max_rows=1_000_000).rows]
-    composer = Composer(Facts(rows), seed=args.seed)
+    composer = Composer(Facts(rows), seed=args.seed, naturalness=args.model)
     return [c.sparql for c in map(composer.draw, range(args.draws)) if not isinstance(c, str)]
 
 
@@ -102,7 +102,10 @@ def main() -> None:
     parser.add_argument("--pool", type=Path, help="describe this pool's items instead of drawing compositions")
     parser.add_argument("--draws", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--weights", type=json.loads, default={},
+                        help='JSON overrides of the default weights, e.g. \'{"shapes": {"word": 0.15}}\'')
     args = parser.parse_args()
+    args.model = Naturalness.from_json(args.weights)
 
     evidence: list[tuple[str, tuple[str, ...]]] = []
     for name, path in EVIDENCE.items():
@@ -134,7 +137,7 @@ def main() -> None:
     print("\nmost common pairs (evidence / model):")
     for pair, n in ev["pairs"].most_common(10):
         print(f"  {'+'.join(pair)}: {n} / {mo['pairs'][pair]}")
-    print("\nmodel weights:", json.dumps(Naturalness().to_json(), sort_keys=True))
+    print("\nmodel weights:", json.dumps(args.model.to_json(), sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -216,11 +216,12 @@ class Naturalness:
       pair weight with every label already drawn, so unrelated stacks are rare.
     """
 
-    shapes: dict[str, float] = field(default_factory=lambda: {"list": 0.64, "count": 0.1, "word": 0.2,
-                                                              "standalone": 0.06})
-    constraints: dict[int, float] = field(default_factory=lambda: {1: 0.9, 2: 0.09, 3: 0.01})
-    head: float = 0.3
-    projections: dict[int, float] = field(default_factory=lambda: {0: 0.72, 1: 0.27, 2: 0.01})
+    # tuned with bench/naturalness.py --weights (issue 15; before → after in bench/RESULTS.md)
+    shapes: dict[str, float] = field(default_factory=lambda: {"list": 0.66, "count": 0.1, "word": 0.13,
+                                                              "standalone": 0.11})
+    constraints: dict[int, float] = field(default_factory=lambda: {1: 0.94, 2: 0.06})
+    head: float = 0.25
+    projections: dict[int, float] = field(default_factory=lambda: {0: 0.8, 1: 0.2})
     facts: dict[int, float] = field(default_factory=lambda: {1: 0.91, 2: 0.08, 3: 0.01})
     labels: dict[str, float] = field(default_factory=lambda: {
         "POS_FILTER": 1.0, "EMOTION_LEXICON": 1.0, "TRANSLATION": 0.9, "MORPHO_REGEX": 0.8,
@@ -257,6 +258,23 @@ class Naturalness:
         out = asdict(self)
         out["pairs"] = {"+".join(sorted(k)): v for k, v in self.pairs.items()}
         return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Naturalness":
+        """Default weights updated by ``data`` (the form :meth:`to_json` writes; a partial dict is fine)."""
+        model = cls()
+        for key, value in data.items():
+            if key == "pairs":
+                model.pairs.update({frozenset(k.split("+")): float(v) for k, v in value.items()})
+            elif key in ("labels", "shapes"):
+                getattr(model, key).update(value)
+            elif key in ("constraints", "projections", "facts"):
+                setattr(model, key, {int(k): float(v) for k, v in value.items()})
+            elif key in ("head", "other_pair"):
+                setattr(model, key, float(value))
+            else:
+                raise ValueError(f"unknown naturalness weight {key!r}")
+        return model
 
 
 @dataclass

@@ -154,15 +154,18 @@ def _answer(text: Text, slots: Slots) -> None:
 
 
 #: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
-HAVE_A = (r"\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
+HAVE_A = (r"(?<!non )(?<!not )\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
           r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
 
 
 def _required(text: Text, slots: Slots) -> None:
-    """The facts the lemmas must have ("quali sostantivi hanno una definizione"), not only show."""
+    """The facts the lemmas must have ("quali sostantivi hanno una definizione"), not only show.
+
+    Read on the whole question (values read so far are masked in ``text``; "with a Sicilian but no
+    Parmigiano translation" still requires the Sicilian one)."""
+    folded = fold_same_length(slots.question)
     for label, pattern in CATALOGUE.items():
-        if pattern.requirable and pattern.fact_nouns and re.search(HAVE_A.format(nouns=pattern.fact_nouns),
-                                                                    text.folded):
+        if pattern.requirable and pattern.fact_nouns and re.search(HAVE_A.format(nouns=pattern.fact_nouns), folded):
             slots.required.append(label)
 
 
