@@ -84,7 +84,7 @@ _AFFIX_WORDING = re.compile(r"(?P<kind>suffisso|suffix|prefisso|prefix)\s+[«\"]
 def question_defects(text: str, lang: str, persona: str) -> list[tuple[str, str]]:
     """The defects of one question (``lang``: ``it``/``en``; ``persona``: one of the four)."""
     found = [(cls, key) for cls, key, langs, regex in _TEXT_RULES if lang in langs.split() and regex.search(text)]
-    for sentence in re.split(r"(?<=[.?!])\s+", text.strip()):
+    for sentence in re.split(r"(?<=[.?!])(?<!i\.e\.)(?<!e\.g\.)\s+", text.strip()):
         if _INTERROGATIVE.match(sentence) and sentence.endswith("."):
             found.append(("ungrammatical", "question_as_statement"))
     if text.count("?") > 1 and persona != TECH_PERSONA:

@@ -222,10 +222,10 @@ class Group:
         return self
 
     def render_body(self, used: set[str], indent: str) -> list[str]:
-        lines = []
-        for el in self.elements:
-            lines.append(el.render(used, indent))
-        return lines
+        # a MINUS takes away from what the group matched before it: it goes after every other element
+        ordered = [e for e in self.elements if not isinstance(e, Minus)] + \
+                  [e for e in self.elements if isinstance(e, Minus)]
+        return [el.render(used, indent) for el in ordered]
 
     def render(self, used: set[str], indent: str) -> str:
         inner = self.render_body(used, indent + "  ")
@@ -273,13 +273,19 @@ class Optional_:
 
 
 @dataclass
-class NotExists:
-    """``FILTER NOT EXISTS { … }`` (an absence: no solution of the group for the outer bindings)."""
+class Minus:
+    """``MINUS { … }``: the solutions that share no compatible binding with the group.
+
+    The same answers as ``FILTER NOT EXISTS`` when the group shares a variable that is always bound
+    outside it (``?lemma``), and evaluated as one anti-join instead of a lookup per solution
+    (Oxigraph: 1 s instead of 20 s for "emotion words without a Parmigiano translation" on the mirror).
+    A group renders its MINUS blocks after its other elements, since MINUS removes from what precedes it.
+    """
 
     group: Group
 
     def render(self, used: set[str], indent: str) -> str:
-        return _keyword_block("FILTER NOT EXISTS", self.group, used, indent)
+        return _keyword_block("MINUS", self.group, used, indent)
 
 
 @dataclass
