@@ -24,6 +24,10 @@ THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|great
 _BELOW = r"inferior|minor|piu bass|sotto|below|less|lower|under|<"
 
 
+#: A request for the Sentix value itself next to a polarity class ("con il loro punteggio", "with their score").
+SCORE_CUE = r"\b(?:punteggi[oi]|valor[ei] di polarita|scores?|polarity values?)\b"
+
+
 class Polarity(Pattern):
     """``?sentix ontolex:canonicalForm ?lemma ; marl:hasPolarity marl:Negative ; marl:hasPolarityValue ?polarity``."""
 
@@ -45,7 +49,8 @@ class Polarity(Pattern):
         (rf"(?<![«\"'])\b({POLARITY_WORDS})\b", 0.9),  # not a quoted lemma such as «sentimento»
         (r"\b(" + "|".join(words for _, words in CLASS_WORDS) + r")\b", 0.6),
     ]
-    slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False}
+    slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False,
+                   "polarity_value": False}
     fact_nouns = rf"polarita|polarity|{SENTIMENT}"
     mention_cue = POLARITY_CUE
 
@@ -74,12 +79,18 @@ class Polarity(Pattern):
         """A polarity question that names no class nor threshold asks for the polarity."""
         if text.asks(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
             slots.polarity_project = True
+        elif text.asks(SCORE_CUE):  # "gli aggettivi positivi con il loro punteggio": the value next to the class
+            slots.polarity_value = True
 
     def constraint_steps(self, slots) -> list[dict]:
         if slots.threshold is not None:
             sign = 1 if slots.threshold_op == ">" else -1
-            return [{"polarity": "Positive" if sign > 0 else "Negative", "threshold": sign * slots.threshold}]
-        return [{"polarity": slots.polarity}] if slots.polarity else []
+            step = {"polarity": "Positive" if sign > 0 else "Negative", "threshold": sign * slots.threshold}
+        elif slots.polarity:
+            step = {"polarity": slots.polarity}
+        else:
+            return []
+        return [{**step, "value": True} if slots.polarity_value else step]
 
     def projection_steps(self, slots) -> list[dict]:
         return [{}] if slots.polarity_project else []
@@ -134,6 +145,9 @@ class Polarity(Pattern):
             frame.slot("threshold", str(lit), it_lit, en_lit)
         else:
             frame.where.add(Triple(entry, IRI.of("marl:hasPolarity"), IRI(MARL + name)))
+            if slots.get("value") and frame.shape == "list":
+                score = frame.fresh("polarity")
+                frame.where.add(Triple(entry, IRI.of("marl:hasPolarityValue"), score))
             it_adj, en_adj = POLARITY[name]
             frame.fragments.append(frag(
                 "constraint", [f"hanno polarità {it_adj} secondo Sentix", f"hanno una polarità {it_adj} in Sentix"],
@@ -141,6 +155,8 @@ class Polarity(Pattern):
                 f"con una voce Sentix con marl:hasPolarity marl:{name}",
                 f"with a Sentix entry with marl:hasPolarity marl:{name}"))
             frame.slot("polarity", name, it_adj, en_adj)
+        if slots.get("value") and frame.shape == "list":  # the value the entry that meets the class has
+            frame.project(score)
         frame.tag(self.label, 0.9)
 
     def _build_facet(self, frame: Frame) -> None:
