@@ -229,3 +229,16 @@ def test_the_translator_requires_what_people_say_they_have(question, required):
 
     sparql = OfflineTranslator().translate(question).sparql
     assert ("OPTIONAL" not in sparql) is required, sparql
+
+
+@pytest.mark.parametrize("question,columns", [
+    ("Elenca gli aggettivi positivi secondo Sentix con il loro punteggio.", ["wr", "polarity"]),
+    ("List the negative nouns with their Sentix score", ["wr", "polarity"]),
+    ("Quali aggettivi sono positivi secondo Sentix?", ["wr"]),
+    ("Quali aggettivi esprimono gioia? Voglio anche gli IRI dei lemmi.", ["wr", "lemma"]),
+])
+def test_the_translator_projects_the_columns_asked_for(question, columns):
+    from nl2sparql.translate.offline import OfflineTranslator
+    from nl2sparql.operators.defects import projected_names
+
+    assert projected_names(OfflineTranslator().translate(question).sparql) == columns
