@@ -242,3 +242,11 @@ def test_the_translator_projects_the_columns_asked_for(question, columns):
     from nl2sparql.operators.defects import projected_names
 
     assert projected_names(OfflineTranslator().translate(question).sparql) == columns
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("To understand the word \"amare\" better: what are the polarity according to Sentix and all the forms?", "en"),
+    ("Per capire meglio la parola «casa»: quali sono la polarità secondo Sentix e tutte le forme?", "it"),
+])
+def test_coordinated_facts_take_a_plural_copula(text, lang):
+    assert question_defects(text, lang, "pedagogical") == []

@@ -54,11 +54,11 @@ _TEXT_RULES: list[tuple[str, str, str, re.Pattern]] = [(c, k, langs, re.compile(
      r"\b(?:lemmi|termini|sostantivi|verbi|aggettivi|avverbi|pronomi)\b[^.?!]*?\b(?:sono|siano) \w+(?:at|it|ut)e\b"),
     # a plural copula is right before coordinated facts («Quali sono la polarità e le emozioni»)
     ("agreement", "plural_copula_singular_fact", "it",
-     r"(?i)\bquali sono (?:il|lo|la|l')\b(?![^?]*\b(?:e|ed) (?:il|lo|la|l'|i|gli|le)\b)"),
+     r"(?i)\bquali sono (?:il|lo|la|l')\b(?![^?]*\b(?:e|ed) (?:tutt[ieoa] )?(?:il|lo|la|l'|i|gli|le)\b)"),
     ("agreement", "singular_copula_plural_fact", "it", r"(?i)\bqual è (?:i|gli|le)\b"),
     ("agreement", "plural_copula_singular_fact", "en",
      r"(?i)\bwhat are the (?:number|definition|meaning|translation|equivalent|polarity|part of speech|plural)\b"
-     r"(?![^?]*\band the\b)"),
+     r"(?![^?]*\band (?:all )?the\b)"),
     ("agreement", "singular_copula_plural_fact", "en",
      r"(?i)\bwhat is the (?:synonyms|antonyms|definitions|forms|emotions|hypernyms|holonyms|translations|"
      r"equivalents|inflected forms|opposites|broader terms)\b"),
