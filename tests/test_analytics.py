@@ -60,7 +60,7 @@ JOY_AND_SURPRISE = P + """SELECT DISTINCT ?w WHERE { ?l a lila:Lemma ; ontolex:w
   ?a ontolex:canonicalForm ?l ; elita:HasEmotion elita:Gioia . ?b ontolex:canonicalForm ?l ; elita:HasEmotion elita:Sorpresa }"""
 SAD_AND_FEAR_COUNT = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma .
   ?a ontolex:canonicalForm ?l ; elita:HasEmotion elita:Tristezza . ?b ontolex:canonicalForm ?l ; elita:HasEmotion elita:Paura }"""
-SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w ?t WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w .
+SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w .
   ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
   ?dl dcterms:isPartOf {SIC} ; ontolex:writtenRep ?t .
   FILTER NOT EXISTS {{ ?j ontolex:canonicalForm ?l ; vartrans:translatableAs ?p . ?p ontolex:canonicalForm ?pl .

@@ -105,17 +105,20 @@ def test_values_block_renders_language_tagged_literals():
 
 
 def test_inverse_translation_lists_answer_and_name_the_dialect_word(sample_kb):
+    from nl2sparql.patterns.analytics import written
     from nl2sparql.patterns.phrasing import realise_all
     from nl2sparql.patterns.tagger import tag_query
 
     rows = {n: [tuple(t.value for t in r) for r in sample_kb.select(q, max_rows=100000).rows]
             for n, q in fact_queries().items()}
-    composer = Composer(Facts(rows), seed=2, allowed={"TRANSLATION", "POS_FILTER"})
+    facts = Facts(rows)
+    composer = Composer(facts, seed=2, allowed={"TRANSLATION", "POS_FILTER"})
     found = [c for c in map(composer.draw, range(400)) if not isinstance(c, str) and "target" in c.slots]
     assert len(found) >= 5
     for cand in found[:5]:
         table = sample_kb.select(cand.sparql)
-        assert len(table) >= 1 and cand.anchor in {row[0].value for row in table.rows}
+        assert table.variables[0] == "wr" and "lemma" not in table.variables  # the words asked for, no IRIs
+        assert len(table) >= 1 and written(facts, cand.anchor) in {t.value for t in table.column("wr")}
         assert "VALUES ?" in cand.sparql and "vartrans:translatableAs" in cand.sparql
         assert tag_query(cand.sparql).get("TRANSLATION", 0) >= 0.5
         questions = realise_all(cand.fragment_objects(), cand.shape, random.Random(0), cand.word, cand.limit)

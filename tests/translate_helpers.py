@@ -72,7 +72,7 @@ def answer(kb, query: str, ordered: bool | None = None):
     table = kb.execute(query)
     if table.form == "ask":
         return table.boolean
-    rows = [tuple(_cell(t.value) for t in row) for row in table.rows]
+    rows = [tuple(None if t is None else _cell(t.value) for t in row) for row in table.rows]
     return rows if (ordered if ordered is not None else "ORDER BY" in query) else Counter(rows)
 
 

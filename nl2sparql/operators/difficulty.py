@@ -21,16 +21,34 @@ def difficulty_label(score: float) -> str:
     return "easy" if score < 4 else "medium" if score < 7 else "hard"
 
 
+def solve_rate(round_trip: dict | None) -> float | None:
+    """The share of an item's generic questions the offline translator answered strictly (None: not tried)."""
+    if not round_trip:
+        return None
+    parts = [v for v in round_trip.values() if isinstance(v, dict)] or [round_trip]
+    return sum(bool(p.get("strict")) for p in parts) / len(parts)
+
+
+#: How much an item the offline translator cannot solve adds to its structural score.
+UNSOLVED_WEIGHT = 2.0
+
+
 class DifficultyClassifier(Operator):
-    """Adds ``difficulty`` and ``difficulty_score``."""
+    """Adds ``difficulty`` and ``difficulty_score``: the structural score, plus :data:`UNSOLVED_WEIGHT`
+    times the share of its generic questions the offline translator could not answer (the row's
+    ``round_trip``, when the round-trip check ran)."""
 
     input_keys = ("sparql", "patterns")
     output_keys = ("difficulty",)
+    version = "2"
 
     def run(self, storage, input_key: str = "sparql", output_key: str = "difficulty") -> StepReport:
         rows = storage.read("dict")
         for row in rows:
             score = difficulty_score(row[input_key], row.get("patterns"))
+            solved = solve_rate(row.get("round_trip"))
+            if solved is not None:
+                score = round(score + UNSOLVED_WEIGHT * (1 - solved), 2)
             row[f"{output_key}_score"] = score
             row[output_key] = difficulty_label(score)
         self.progress(len(rows), len(rows))

@@ -44,11 +44,13 @@ class PoolWriter(Operator):
                                "candidate": row["cid"], "shape": row.get("shape"), "slots": row.get("slots", {}),
                                "mentions": row.get("mentions", []),
                                "composed_patterns": row.get("labels", {}),
+                               "question_parts": [f["kind"] for f in row["fragments"]] if row.get("fragments") else None,
                                "generator": row.get("generator", "template"),
                                "operators": self.config.get("operators", {})},
                 "split": split_of(row["cid"]),
             }
-            item["provenance"].update({k: row[k] for k in self.config.get("provenance_fields", ()) if k in row})
+            item["provenance"].update({k: row[k] for k in ("round_trip", *self.config.get("provenance_fields", ()))
+                                       if k in row})
             items.append(item)
         self.progress(len(rows), len(rows))
         storage.write(items)

@@ -17,6 +17,9 @@ from typing import Any, Callable, Optional
 from ..errors import ConfigError
 from ..score.runner import Scorer
 from .base import Operator, StepReport
+from .dedup import normalise_query
+from .defects import projected_names
+from .execution_filter import answer_signature
 
 Predictor = Callable[[str], Optional[str]]
 
@@ -53,9 +56,15 @@ def default_predictor(kb=None) -> Predictor:
 
 
 class RoundTripCheck(Operator):
-    """Writes ``round_trip``. Config: ``reject`` (default false), ``timeout``, ``max_rows``.
+    """Writes ``round_trip``. Config: ``reject`` (default false), ``timeout``, ``max_rows``, ``also``
+    (more question keys to translate, e.g. ``["nl_en"]``: each gets its own entry, and the top-level
+    verdict holds for all of them), ``quick`` (default false: for every item of a generation run, a
+    prediction with another number of columns is not strict without running it, and one runs at most
+    2 s; ``relaxed`` is then ``None``, not checked).
 
-    Services: ``kb`` (the pipeline's KB), ``predictor`` (default: the offline translator).
+    Services: ``kb`` (the pipeline's KB), ``predictor`` (default: the offline translator). A prediction
+    that is the gold query itself (same tokens up to variable names) is strict without running it, so the
+    check costs little when the translator reads the question as the generator meant it.
     """
 
     input_keys = ("cid", "sparql", "nl")
@@ -74,20 +83,22 @@ class RoundTripCheck(Operator):
         scorer = Scorer(self.kb, timeout=float(self.config.get("timeout", 10.0)),
                         max_rows=int(self.config.get("max_rows", 10_000)))
         reject = bool(self.config.get("reject", False))
+        keys = [question_key] + [k for k in self.config.get("also", ()) if k != question_key]
         kept, rejects, strict = [], [], 0
         for i, row in enumerate(rows):
-            try:
-                predicted, error = predict(row[question_key]), None
-            except Exception as exc:  # noqa: BLE001 - a translator failure is a failed round trip
-                predicted, error = None, f"translator: {' '.join(str(exc).split())[:200]}"
-            score = scorer.score(row[input_key], predicted, row["cid"])
-            result = {"strict": score.strict, "relaxed": score.relaxed, "f1": round(score.f1, 4),
-                      "error": error or score.error}
-            strict += score.strict
-            if reject and not score.strict:
+            results = {key: self._one(predict, scorer, row, input_key, key) for key in keys if row.get(key)}
+            result = results.get(question_key) or {"strict": False, "relaxed": False, "f1": 0.0, "error": "missing"}
+            if len(keys) > 1:
+                result = {"strict": all(r["strict"] for r in results.values()),
+                          "relaxed": None if any(r["relaxed"] is None for r in results.values())
+                          else all(r["relaxed"] for r in results.values()),
+                          "f1": min(r["f1"] for r in results.values()),
+                          "error": next((r["error"] for r in results.values() if r["error"]), None), **results}
+            strict += result["strict"]
+            if reject and not result["strict"]:
                 report.rejected["round_trip_failed"] += 1
                 rejects.append({"cid": row["cid"], "reason": "round_trip_failed", output_key: result,
-                                question_key: row[question_key], "predicted": predicted})
+                                question_key: row[question_key]})
             else:
                 kept.append({**row, output_key: result})
             self.progress(i + 1, len(rows))
@@ -96,3 +107,42 @@ class RoundTripCheck(Operator):
         report.kept = len(kept)
         report.extra["round_trip_strict"] = strict
         return report
+
+    def _one(self, predict, scorer, row: dict, input_key: str, question_key: str) -> dict:
+        """Translate one question of ``row`` and score the prediction against the gold.
+
+        Cheap first: the gold itself (up to the order of its lines) is strict without running anything;
+        a prediction whose answer has the gold's signature (from the execution filter) is strict after
+        running the prediction alone; only the rest go through the scorer.
+        """
+        try:
+            predicted, error = predict(row[question_key]), None
+        except Exception as exc:  # noqa: BLE001 - a translator failure is a failed round trip
+            predicted, error = None, f"translator: {' '.join(str(exc).split())[:200]}"
+        perfect = {"strict": True, "relaxed": True, "f1": 1.0, "error": None}
+        if predicted and same_query(predicted, row[input_key]):
+            return perfect
+        quick = bool(self.config.get("quick", False))
+        if predicted and quick and len(projected_names(predicted)) != len(projected_names(row[input_key])):
+            # strict needs the gold's columns exactly: no need to run it (relaxed was not checked)
+            return {"strict": False, "relaxed": None, "f1": 0.0, "error": "column_mismatch"}
+        if predicted and row.get("answer_signature") and self.kb is not None:
+            timeout = float(self.config.get("timeout", 10.0))
+            try:
+                table = self.kb.execute(predicted, timeout=min(timeout, 2.0) if quick else timeout,
+                                        max_rows=int(self.config.get("max_rows", 10_000)))
+                if table.form != "ask" and answer_signature(table) == row["answer_signature"]:
+                    return perfect
+            except Exception:  # noqa: BLE001 - the scorer below reports the failure
+                if quick:
+                    return {"strict": False, "relaxed": None, "f1": 0.0, "error": "timeout"}
+        score = scorer.score(row[input_key], predicted, row["cid"])
+        return {"strict": score.strict, "relaxed": score.relaxed, "f1": round(score.f1, 4),
+                "error": error or score.error}
+
+
+def same_query(a: str, b: str) -> bool:
+    """True when two queries are the same text up to variable names, or up to the order of their lines."""
+    if normalise_query(a) == normalise_query(b):
+        return True
+    return sorted(line.rstrip() for line in a.splitlines()) == sorted(line.rstrip() for line in b.splitlines())

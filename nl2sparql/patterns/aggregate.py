@@ -21,6 +21,7 @@ from ..sparql.model import IRI, Call, Group, Select, SubSelect, Triple, Var
 from .analytics import (MEASURES, add_measure, body, constrained, constraint_options, it_article, it_of, matching,
                         phrases, restricted)
 from .base import Facts, frag
+from .phrasing import space
 from .pattern import StandalonePattern
 from .reading import Text, reads
 from .vocab import FACETS, PER_FACET, facet_named
@@ -144,8 +145,8 @@ class Aggregate(StandalonePattern):
         by_it = f", raggruppando per {FACETS[group].prop}" if group else ""
         by_en = f", grouped by {FACETS[group].prop}" if group else ""
         return frag("standalone", it, en,
-                    f"Calcola {function}({measure.tech}) sui lila:Lemma {tech_it}, un valore per lemma{by_it}.",
-                    f"Compute {function}({measure.tech}) over the lila:Lemma {tech_en}, one value per lemma{by_en}.")
+                    f"Calcola {function}({measure.tech}) sui lila:Lemma{space(tech_it)}, un valore per lemma{by_it}.",
+                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..sparql.model import IRI, Call, Group, Triple, Var
 from .base import Facts, Frame, quote
+from .phrasing import Agreement, agree, gender, join, plural_article
 
 #: How the technical wording says an order's direction (Italian, English).
 ORDER_WORDS = {"desc": ("decrescente", "descending"), "asc": ("crescente", "ascending")}
@@ -121,12 +122,7 @@ _IT_ARTICLE = {"le": "delle", "gli": "degli", "i": "dei"}
 
 def it_article(head: str) -> str:
     """The Italian plural definite article of a head noun (``le parole``, ``gli aggettivi``, ``i verbi``)."""
-    first = head.split()[0]
-    if first.endswith("e") and first not in ("nomi",):  # parole, interiezioni, preposizioni
-        return "le"
-    if first[:1] in "aeiou" or (first[:1] == "s" and first[1:2] not in "aeiou") or first[:1] == "z":
-        return "gli"
-    return "i"
+    return plural_article(head.split()[0], gender(head))
 
 
 def it_of(head: str) -> str:
@@ -135,14 +131,15 @@ def it_of(head: str) -> str:
 
 
 def phrases(frame: Frame, lang: str, register: str, rng: random.Random) -> tuple[str, str]:
-    """The head noun and the joined constraint phrases of a built frame (``"sostantivi"``, ``"esprimono gioia"``)."""
+    """The head noun and the joined constraint phrases of a built frame (``"sostantivi"``, ``"esprimono gioia"``),
+    their participles agreeing with the head (the realiser's :class:`~.phrasing.Agreement`)."""
     heads = [f for f in frame.fragments if f.kind == "head"]
     head = heads[0].pick(lang, "plain", rng) if heads else DEFAULT_HEAD[lang]
-    parts = [f.pick(lang, register, rng) for f in frame.fragments if f.kind == "constraint"]
+    ag = Agreement(gender(head) if lang == "it" else "m")
+    parts = [agree(f.pick(lang, register, rng), ag) for f in frame.fragments if f.kind == "constraint"]
     if register == "tech":
         parts = [f.pick(lang, "tech", rng) for f in heads] + parts
-    joiner = " e " if lang == "it" else " and "
-    return head, joiner.join(parts)
+    return head, join(parts, lang)
 
 
 def restricted(head: str, vps: str, lang: str) -> str:

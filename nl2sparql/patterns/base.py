@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..namespaces import COMPLIT_SERVICE
-from ..sparql.model import IRI, Group, Lit, Service, Triple, Values, Var
+from ..sparql.model import IRI, Group, Lit, Optional_, Service, Triple, Values, Var
 
 PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 LANGS = ("it", "en")
@@ -31,33 +31,86 @@ class Fragment:
     """A piece of question text contributed by a pattern.
 
     ``kind`` says where it goes: ``head`` (the noun of a list: "sostantivi"),
-    ``constraint`` (a relative clause: "che esprimono paura"), ``projection``
-    (what else to show: "la loro traduzione siciliana"), ``word_fact`` (what
-    to tell about a named word: "la definizione"). ``text[lang][register]`` is
-    a list of alternatives; registers are ``plain`` and ``tech`` (the linked-
-    data expert's wording).
+    ``constraint`` (a plural verb phrase: "esprimono paura"), ``projection``
+    (what else to show: "la loro traduzione in siciliano"), ``word_fact``
+    (what to tell about a named word: "la definizione"), ``scope`` (where the
+    lemmas come from), ``group`` (what a count is grouped by: "per ogni
+    emozione"), ``standalone`` (a whole question). ``text[lang][register]``
+    is a list of alternatives. Registers: ``plain`` (everyday wording),
+    ``tech`` (the linked-data expert's wording), and optionally ``ling`` (the
+    linguist's) and ``ask`` (a word fact as a whole question, ``{w}`` standing
+    for the quoted word: "Come si dice {w} in siciliano?").
+
+    An alternative is a string or, for noun phrases whose number the sentence
+    must agree with, ``{"t": text, "n": "sg" | "pl"}`` (see :func:`sg`,
+    :func:`pl`). Italian constraint texts write the plural ending that agrees
+    with the head noun as ``{a}`` ("sono associat{a}": "associati" with
+    «lemmi», "associate" with «parole»).
     """
 
     kind: str
-    text: dict[str, dict[str, list[str]]]
+    text: dict[str, dict[str, list]]
+
+    def has(self, lang: str, register: str) -> bool:
+        """True when the fragment has alternatives of its own for ``register``."""
+        return bool(self.text[lang].get(register))
+
+    def pick_np(self, lang: str, register: str, rng: random.Random) -> tuple[str, dict]:
+        """One alternative for a language and register, with its features (``n``: ``sg``/``pl``, default ``pl``)."""
+        options = self.text[lang].get(register) or self.text[lang]["plain"]
+        choice = rng.choice(options)
+        if isinstance(choice, dict):
+            return choice["t"], {"n": "pl", **{k: v for k, v in choice.items() if k != "t"}}
+        return choice, {"n": "pl"}
 
     def pick(self, lang: str, register: str, rng: random.Random) -> str:
         """One alternative for a language and register."""
-        options = self.text[lang].get(register) or self.text[lang]["plain"]
-        return rng.choice(options)
+        return self.pick_np(lang, register, rng)[0]
 
 
-def frag(kind: str, it: list[str] | str, en: list[str] | str,
-         it_tech: list[str] | str | None = None, en_tech: list[str] | str | None = None) -> Fragment:
-    """Build a :class:`Fragment` from alternatives (a string is one alternative)."""
+def sg(text: str, always: bool = False) -> dict:
+    """A singular noun phrase alternative ("la definizione"); ``always``: every entity has one (a count)."""
+    return {"t": text, "n": "sg", **({"always": True} if always else {})}
+
+
+def pl(text: str) -> dict:
+    """A plural noun phrase alternative ("i sinonimi")."""
+    return {"t": text, "n": "pl"}
+
+
+def frag(kind: str, it, en, it_tech=None, en_tech=None, ask: tuple | None = None,
+         ling: tuple | None = None) -> Fragment:
+    """Build a :class:`Fragment` from alternatives (a string or a dict is one alternative).
+
+    ``ask`` and ``ling`` are ``(italian, english)`` alternatives for the
+    ``ask`` and ``ling`` registers.
+    """
     def as_list(x):
-        return [x] if isinstance(x, str) else list(x)
+        return [x] if isinstance(x, (str, dict)) else list(x)
     text = {"it": {"plain": as_list(it)}, "en": {"plain": as_list(en)}}
-    if it_tech is not None:
-        text["it"]["tech"] = as_list(it_tech)
-    if en_tech is not None:
-        text["en"]["tech"] = as_list(en_tech)
+    for register, pair in (("tech", (it_tech, en_tech)), ("ask", ask or (None, None)),
+                           ("ling", ling or (None, None))):
+        for lang, value in zip(("it", "en"), pair):
+            if value is not None:
+                text[lang][register] = as_list(value)
     return Fragment(kind, text)
+
+
+@dataclass
+class Facet:
+    """Something shown next to the entities ("also show X", a word's facts): its triples sit in ``OPTIONAL``.
+
+    An entity that lacks the facet stays in the answer. ``group`` takes the
+    facet's triples; ``columns`` are its projected variables with the name
+    each gets when the facets are aggregated to one row per entity
+    (:func:`~.compose.finish_query`).
+    """
+
+    #: ``None`` in a count, where the facet is required
+    optional: Optional_ | None
+    parent: Group
+    group: Group
+    columns: list = field(default_factory=list)
 
 
 @dataclass
@@ -86,6 +139,8 @@ class Frame:
     _word: Optional[Var] = None
     _sense_var: Optional[Var] = None
     _counters: dict = field(default_factory=dict)
+    #: What the question asks to show next to the entities (see :meth:`facet`).
+    facets: list = field(default_factory=list)
     #: Callables that adjust the assembled :class:`~nl2sparql.sparql.model.Select` (a pattern that
     #: changes the query form registers one in its ``build``).
     finishers: list = field(default_factory=list)
@@ -109,7 +164,7 @@ class Frame:
         """The CompL-it sense of ``?word`` (shared by every sense-level pattern)."""
         word, service = self.complit()
         if self._sense_var is None:
-            self._sense_var = Var("sense")
+            self._sense_var = self.fresh("sense")
             service.add(Triple(word, IRI.of("ontolex:sense"), self._sense_var))
         return self._sense_var, service
 
@@ -119,6 +174,44 @@ class Frame:
             if v not in self.projection:
                 self.projection.append(v)
 
+    def facet(self) -> Facet:
+        """A new facet: an ``OPTIONAL`` group at the end of the query for its triples.
+
+        A count shows nothing, so there a facet is required: "how many nouns
+        have a definition" counts the nouns with one.
+        """
+        return self._facet(self.where, Group())
+
+    def complit_facet(self) -> tuple[Var, Facet]:
+        """A new CompL-it facet: a CompL-it word of ``?lemma`` and a group inside ``SERVICE`` for the facet.
+
+        The link is optional too, ``OPTIONAL { ?wordN ontolex:canonicalForm ?lemma . SERVICE <CompL-it>
+        { … } }``, so lemmas without a CompL-it word stay; it never shares a sense with a constraint (the
+        definitions of a word are those of all its senses, not of the one a relation went through).
+        """
+        word, inner = self.fresh("word"), Group()
+        outer = Group([Triple(word, IRI.of("ontolex:canonicalForm"), self.lemma),
+                       Service(IRI(COMPLIT_SERVICE), inner)])
+        facet = self._facet(self.where, outer)
+        facet.group = inner
+        self.tag("SERVICE_INTEGRATION", 0.7)
+        return word, facet
+
+    def _facet(self, parent: Group, body: Group) -> Facet:
+        if self.shape == "count":  # required: its triples join the parent directly
+            parent.add(*body.elements)
+            return Facet(None, parent, parent)
+        optional = Optional_(body)
+        parent.add(optional)
+        facet = Facet(optional, parent, body)
+        self.facets.append(facet)
+        return facet
+
+    def show(self, facet: Facet, var: Var, name: str) -> None:
+        """Project a facet column; ``name`` is its column once aggregated (``?definitions``)."""
+        facet.columns.append((var, name))
+        self.project(var)
+
     def complit(self) -> tuple[Var, Group]:
         """The CompL-it word linked to ``?lemma`` and the SERVICE group to add senses to.
 
@@ -127,7 +220,7 @@ class Frame:
         rule 3). Created once per frame and shared by every CompL-it pattern.
         """
         if self._service is None:
-            self._word = Var("word")
+            self._word = self.fresh("word")
             self.where.add(Triple(self._word, IRI.of("ontolex:canonicalForm"), self.lemma))
             self._service = Group()
             self.where.add(Service(IRI(COMPLIT_SERVICE), self._service))

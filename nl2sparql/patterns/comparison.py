@@ -91,9 +91,9 @@ class Comparison(StandalonePattern):
         order, order_en = ORDER_WORDS[direction]
         return frag("standalone", it, en,
                     f"Tra i lila:Lemma con ontolex:writtenRep {listed_it}, restituisci quello con {measure.tech} "
-                    f"{'maggiore' if direction == 'desc' else 'minore'} (ORDER BY {order}, LIMIT 1).",
+                    f"{'maggiore' if direction == 'desc' else 'minore'}: ORDER BY {order}, LIMIT 1.",
                     f"Among the lila:Lemma whose ontolex:writtenRep is {quoted_list(words, 'en')}, return the one with "
-                    f"the {'largest' if direction == 'desc' else 'smallest'} {measure.tech} (ORDER BY {order_en}, LIMIT 1).")
+                    f"the {'largest' if direction == 'desc' else 'smallest'} {measure.tech}: ORDER BY {order_en}, LIMIT 1.")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Callable
 
-from ..sparql.model import IRI, Select, Triple, Values, Var, render
+from ..sparql.model import IRI, Call, Optional_, Select, Triple, Values, Var, render
 from ..sparql.plan import Scan, first_scan
-from .base import Facts, Fragment, Frame, italian
+from .base import Facet, Facts, Fragment, Frame, italian
 from .catalogue import CATALOGUE
 from .pattern import StandalonePattern
 
@@ -71,27 +71,41 @@ def start_frame(shape: str, word: str | None = None) -> Frame:
 def finish_query(frame: Frame, limit: int | None = None) -> Select:
     """Assemble the SELECT for a built frame (projection, grouping, ORDER BY with any LIMIT).
 
-    Also records the derived COMPOSITIONAL label and the limit slot.
+    The projection is what the question asks: a list's written form first, then its lemma and what it
+    shows next to them; a word's facts; a count. Facets (:class:`~.base.Facet`) stay ``OPTIONAL``, except
+    a word's only fact, which is what the question asks. Two or more facets (or a facet next to an
+    aggregate) are aggregated with ``GROUP_CONCAT``, one row per lemma, so independent multi-valued
+    facets never multiply rows. A count keeps no triple it does not use. Also records the derived
+    COMPOSITIONAL label and the limit slot.
     """
     finisher = next((p for p in CATALOGUE.values() if p.finishes == frame.shape), None)
+    if frame.shape == "word" and len(frame.facets) == 1:
+        _require(frame.facets.pop())
     if finisher is not None:
         finisher.finish_shape(frame)
     if frame.shape == "list":
-        head = [frame.wr] if frame.answer.get("lemma_iri") is False else [frame.lemma, frame.wr]
+        # the words a question asks for are their written forms; the lemma IRIs only when it asks for them
+        head = [frame.wr, frame.lemma] if frame.answer.get("lemma_iri") else [frame.wr]
         frame.projection = head + [p for p in frame.projection if p not in (frame.lemma, frame.wr)]
+    if frame.shape == "count":
+        _drop_unused_written_form(frame)
     if limit:
         frame.slot("limit", str(limit))
     if frame.shape in ("list", "count") and len(frame.where.elements) > len(frame.base):
-        # Oxigraph follows the written order of joins: the selective blocks go first and
-        # the broad "every lemma" triples last (0.2 s instead of 14 s on the full mirror).
+        # Oxigraph follows the written order of joins: the selective blocks go first, the broad
+        # "every lemma" triples next (0.2 s instead of 14 s on the full mirror), and what is shown
+        # next to the lemmas last, once the lemmas are known.
         rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]
-        frame.where.elements = rest + frame.base
+        optional = [e for e in rest if isinstance(e, Optional_)]
+        frame.where.elements = [e for e in rest if not isinstance(e, Optional_)] + frame.base + optional
+    if frame.shape in ("list", "word") and (len(frame.facets) > 1 or (frame.aggregate and frame.facets)):
+        _aggregate_facets(frame)
     plain_vars = [p for p in frame.projection if isinstance(p, Var)]
     group_by = plain_vars if frame.aggregate else []
     if frame.shape == "count":
         order = []
     elif frame.shape == "list":
-        order = [frame.wr, frame.lemma] if limit else [frame.wr]
+        order = [frame.wr, frame.lemma] if limit and frame.lemma in frame.projection else [frame.wr]
     else:
         order = plain_vars[:1]
     for pattern in CATALOGUE.values():
@@ -104,6 +118,41 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     for finish in frame.finishers:
         finish(query)
     return query
+
+
+def _require(facet: Facet) -> None:
+    """Make a facet required: its OPTIONAL's content takes the OPTIONAL's place."""
+    elements = facet.parent.elements
+    at = next(i for i, e in enumerate(elements) if e is facet.optional)
+    elements[at:at + 1] = facet.optional.group.elements
+
+
+def _aggregate_facets(frame: Frame) -> None:
+    """One row per lemma: each facet column becomes ``GROUP_CONCAT(DISTINCT ?x; separator=", ")``."""
+    names = {var: name for facet in frame.facets for var, name in facet.columns}
+    frame.projection = [(Call("GROUP_CONCAT", (p,), distinct=True, separator=", "), Var(names[p]))
+                        if isinstance(p, Var) and p in names else p for p in frame.projection]
+    frame.aggregate = True
+
+
+def _drop_unused_written_form(frame: Frame) -> None:
+    """A count that tests nothing on ``?wr`` does not need ``?lemma ontolex:writtenRep ?wr``."""
+    written = next((b for b in frame.base if isinstance(b, Triple) and b.o == frame.wr), None)
+    others = [e for e in frame.where.elements if e is not written]
+    if written is not None and not uses(others, frame.wr) and not uses(frame.having, frame.wr):
+        frame.where.elements = others
+        frame.base = [b for b in frame.base if b is not written]
+
+
+def uses(node, var: Var) -> bool:
+    """True when ``var`` occurs anywhere in a query-model node (or a list of them)."""
+    if node == var:
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(uses(n, var) for n in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        return any(uses(getattr(node, f.name), var) for f in fields(node))
+    return False
 
 
 @dataclass
@@ -132,6 +181,102 @@ class Candidate:
         return [Fragment(f["kind"], f["text"]) for f in self.fragments]
 
 
+def askable(word: str) -> bool:
+    """True for a word a question may name: three letters or more, letters (and an apostrophe) only."""
+    return len(word) >= 3 and word.replace("'", "").isalpha()
+
+
+def _choose_count(weights: dict[int, float], rng: random.Random) -> int:
+    """A count drawn with the given weights."""
+    return rng.choices(list(weights), list(weights.values()))[0]
+
+
+def _pairs(*rows: tuple[str, str, float]) -> dict[frozenset, float]:
+    return {frozenset((a, b)): w for a, b, w in rows}
+
+
+@dataclass
+class Naturalness:
+    """What people ask, as weights the composer draws compositions with (measurable and tunable).
+
+    The evidence (``bench/naturalness.py`` measures the composer against it): the reference project's
+    curated questions, the hand-written pools and test questions, and the translator-breadth
+    development set (issue 14; the frozen held-out sets are never read). In all of them a list names one thing, often with a part of speech and
+    sometimes a second constraint or one column to show; a word question asks one fact, now and then
+    two that belong together (synonyms and definitions); three unrelated constraints are rare. So:
+
+    * ``shapes``: how often each shape is drawn;
+    * ``constraints``: how many constraints (other than the part of speech) a list or count has;
+    * ``head``: how often a list or count names a part of speech ("Quali sostantivi …");
+    * ``projections``: how many columns a list shows next to its lemmas;
+    * ``facts``: how many facts a word question asks;
+    * ``labels``: how often people ask about each pattern;
+    * ``pairs``: how well two patterns go together (1: a common pair; 0: never drawn together); pairs
+      not listed get ``other_pair``. A candidate label's weight is its ``labels`` weight times its
+      pair weight with every label already drawn, so unrelated stacks are rare.
+    """
+
+    # tuned with bench/naturalness.py --weights (issue 15; before → after in bench/RESULTS.md)
+    shapes: dict[str, float] = field(default_factory=lambda: {"list": 0.66, "count": 0.1, "word": 0.13,
+                                                              "standalone": 0.11})
+    constraints: dict[int, float] = field(default_factory=lambda: {1: 0.94, 2: 0.06})
+    head: float = 0.25
+    projections: dict[int, float] = field(default_factory=lambda: {0: 0.8, 1: 0.2})
+    facts: dict[int, float] = field(default_factory=lambda: {1: 0.91, 2: 0.08, 3: 0.01})
+    labels: dict[str, float] = field(default_factory=lambda: {
+        "POS_FILTER": 1.0, "EMOTION_LEXICON": 1.0, "TRANSLATION": 0.9, "MORPHO_REGEX": 0.8,
+        "SEMANTIC_RELATION": 0.8, "SENSE_DEFINITION": 0.7, "POLARITY": 0.6, "LEXICAL_RELATION": 0.6,
+        "LEXICAL_FORM": 0.4, "SENSE_COUNT": 0.35, "MULTI_TRANSLATION": 0.3, "SERVICE_INTEGRATION": 0.15})
+    pairs: dict[frozenset, float] = field(default_factory=lambda: _pairs(
+        ("POS_FILTER", "MORPHO_REGEX", 1.0), ("POS_FILTER", "EMOTION_LEXICON", 1.0),
+        ("POS_FILTER", "POLARITY", 0.8), ("POS_FILTER", "TRANSLATION", 0.8), ("POS_FILTER", "MULTI_TRANSLATION", 0.6),
+        ("POS_FILTER", "SENSE_DEFINITION", 0.7), ("POS_FILTER", "SENSE_COUNT", 0.5),
+        ("POS_FILTER", "SEMANTIC_RELATION", 0.2), ("POS_FILTER", "LEXICAL_RELATION", 0.15),
+        ("POS_FILTER", "SERVICE_INTEGRATION", 0.0),
+        ("EMOTION_LEXICON", "POLARITY", 1.0), ("EMOTION_LEXICON", "TRANSLATION", 0.9),
+        ("EMOTION_LEXICON", "MULTI_TRANSLATION", 0.6), ("EMOTION_LEXICON", "SENSE_DEFINITION", 0.6),
+        ("EMOTION_LEXICON", "MORPHO_REGEX", 0.4), ("EMOTION_LEXICON", "SEMANTIC_RELATION", 0.3),
+        ("SEMANTIC_RELATION", "SENSE_DEFINITION", 0.9), ("SEMANTIC_RELATION", "TRANSLATION", 0.9),
+        ("SEMANTIC_RELATION", "MULTI_TRANSLATION", 0.6),
+        ("LEXICAL_RELATION", "SENSE_DEFINITION", 0.8), ("LEXICAL_RELATION", "TRANSLATION", 0.7),
+        ("LEXICAL_RELATION", "POLARITY", 0.4),
+        ("SENSE_DEFINITION", "TRANSLATION", 0.7), ("SENSE_DEFINITION", "MORPHO_REGEX", 0.5),
+        ("SENSE_DEFINITION", "LEXICAL_FORM", 0.5), ("SENSE_DEFINITION", "POLARITY", 0.4),
+        ("MORPHO_REGEX", "TRANSLATION", 0.5), ("MORPHO_REGEX", "POLARITY", 0.5), ("MORPHO_REGEX", "SENSE_COUNT", 0.4),
+        ("POLARITY", "TRANSLATION", 0.6), ("LEXICAL_FORM", "TRANSLATION", 0.5)))
+    other_pair: float = 0.2
+
+    def weight(self, label: str, chosen) -> float:
+        """How likely ``label`` joins the labels already ``chosen``."""
+        w = self.labels.get(label, 0.3)
+        for other in chosen:
+            w *= self.pairs.get(frozenset((label, other)), self.other_pair)
+        return w
+
+    def to_json(self) -> dict:
+        """The weights, JSON-ready (pairs as ``"A+B"`` keys)."""
+        out = asdict(self)
+        out["pairs"] = {"+".join(sorted(k)): v for k, v in self.pairs.items()}
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Naturalness":
+        """Default weights updated by ``data`` (the form :meth:`to_json` writes; a partial dict is fine)."""
+        model = cls()
+        for key, value in data.items():
+            if key == "pairs":
+                model.pairs.update({frozenset(k.split("+")): float(v) for k, v in value.items()})
+            elif key in ("labels", "shapes"):
+                getattr(model, key).update(value)
+            elif key in ("constraints", "projections", "facts"):
+                setattr(model, key, {int(k): float(v) for k, v in value.items()})
+            elif key in ("head", "other_pair"):
+                setattr(model, key, float(value))
+            else:
+                raise ValueError(f"unknown naturalness weight {key!r}")
+        return model
+
+
 @dataclass
 class Composer:
     """Draws candidates from a KB's facts, deterministically for a seed."""
@@ -145,8 +290,8 @@ class Composer:
     scan_rows: Callable[[Scan], int | None] | None = None
     #: Candidates whose first scan reads more rows are kept only with probability (max_scan / rows)² (0: all kept).
     max_scan: int = 0
-    shape_weights: dict[str, float] = field(default_factory=lambda: {"list": 0.5, "count": 0.15, "word": 0.25,
-                                                                     "standalone": 0.1})
+    #: The naturalness model the compositions are drawn with.
+    naturalness: Naturalness = field(default_factory=Naturalness)
 
     def __post_init__(self):
         self._lemmas = sorted(self.facts.by_lemma("lemma"))
@@ -172,27 +317,44 @@ class Composer:
             self._candidate_sets[label] = sorted(pool) if pool is not None else self._lemmas
         return self._candidate_sets[label]
 
-    def _anchor(self, labels: list[str], rng: random.Random) -> str | None:
+    def _anchor(self, labels: list[str], rng: random.Random, named: bool = False) -> str | None:
+        """A lemma every label applies to; ``named``: the question will name it, so it must be a word people ask about."""
         pools = sorted((self._pool(lab) for lab in labels), key=len)
         smallest = pools[0] if pools else self._lemmas
         if not smallest:
             return None
         for lemma in rng.sample(smallest, min(len(smallest), 60)):
-            if lemma in self.facts.labels and all(CATALOGUE[lab].applicable(self.facts, lemma) for lab in labels):
+            if lemma in self.facts.labels and all(CATALOGUE[lab].applicable(self.facts, lemma) for lab in labels) \
+                    and (not named or askable(self.facts.labels[lemma])):
                 return lemma
         return None
 
     def _pick_labels(self, pool: tuple[str, ...], k: int, rng: random.Random, chosen: list[str]) -> list[str]:
-        options = [p for p in pool if self._ok(p) and p not in chosen]
+        """Up to ``k`` labels of ``pool``, each drawn by its naturalness weight next to those chosen so far."""
         picked: list[str] = []
-        rng.shuffle(options)
-        for label in options:
-            if len(picked) >= k:
+        for _ in range(k):
+            taken = chosen + picked
+            options = [p for p in pool if self._ok(p) and p not in taken and compatible(set(taken) | {p})]
+            weights = [self.naturalness.weight(p, taken) for p in options]
+            if not options or not any(weights):
                 break
-            if not compatible(set(chosen) | set(picked) | {label}):
-                continue
-            picked.append(label)
+            picked.append(rng.choices(options, weights)[0])
         return picked
+
+    def _draw_labels(self, shape: str, rng: random.Random) -> list[str]:
+        """The labels of one composition, by the naturalness model."""
+        model = self.naturalness
+        if shape == "word":
+            labels = self._pick_labels(WORD_FACTS, _choose_count(model.facts, rng), rng, [])
+            aggregating = [label for label in labels if CATALOGUE[label].aggregates]
+            return aggregating[:1] if aggregating else labels  # an aggregating fact is shown alone
+        labels = ["POS_FILTER"] if "POS_FILTER" in LIST_CONSTRAINTS and self._ok("POS_FILTER") and \
+            rng.random() < model.head else []
+        others = tuple(label for label in LIST_CONSTRAINTS if label != "POS_FILTER")
+        labels += self._pick_labels(others, _choose_count(model.constraints, rng), rng, labels)
+        if shape == "list":
+            labels += self._pick_labels(LIST_PROJECTIONS, _choose_count(model.projections, rng), rng, labels)
+        return labels
 
     def _matching(self, label: str, slots: dict) -> set[str] | None:
         key = (label, tuple(sorted(slots.items())))
@@ -218,37 +380,37 @@ class Composer:
     def draw(self, index: int) -> Candidate | str:
         """The ``index``-th candidate for this seed, or why none was drawn (``no_anchor``, ``too_broad``)."""
         rng = random.Random(f"{self.seed}:{index}")
-        shapes = [s for s in self.shape_weights if s != "standalone" or any(self._ok(l) for l in self._standalone)]
-        shape = rng.choices(shapes, [self.shape_weights[s] for s in shapes])[0]
+        weights = self.naturalness.shapes
+        shapes = [s for s in weights if s != "standalone" or any(self._ok(l) for l in self._standalone)]
+        shape = rng.choices(shapes, [weights[s] for s in shapes])[0]
         if shape == "standalone":
             return self._standalone_candidate(rng, index)
-        if shape == "word":
-            labels = self._pick_labels(WORD_FACTS, rng.choices([1, 2, 3], [0.45, 0.4, 0.15])[0], rng, [])
-            aggregating = [label for label in labels if CATALOGUE[label].aggregates]
-            if aggregating:  # an aggregating fact is shown alone
-                labels = aggregating[:1]
-        else:
-            k = rng.choices([1, 2, 3], [0.35, 0.45, 0.2])[0]
-            labels = self._pick_labels(LIST_CONSTRAINTS, k, rng, [])
-            if shape == "list":
-                labels += self._pick_labels(LIST_PROJECTIONS, rng.choices([0, 1, 2], [0.45, 0.4, 0.15])[0], rng, labels)
+        labels = self._draw_labels(shape, rng)
         if not labels:
             return "no_labels"
-        anchor = self._anchor(labels, rng)
+        anchor = self._anchor(labels, rng, named=shape == "word")
         if anchor is None:
             return "no_anchor"
         word = self.facts.labels[anchor]
         frame = start_frame(shape, word if shape == "word" else None)
-        for label in role("scope"):
-            if self._ok(label):
-                CATALOGUE[label].compose_scope(frame, rng)
+        if not any(CATALOGUE[label].resource for label in labels):
+            # only string and part-of-speech tests can reach dialect lemmas: a graph scope filters only there
+            for label in role("scope"):
+                if self._ok(label):
+                    CATALOGUE[label].compose_scope(frame, rng)
         slots = {label: CATALOGUE[label].choose(self.facts, anchor, shape, rng) for label in labels}
         if shape != "word" and self.max_rows:
             estimate = self.estimate(slots)
             if estimate is not None and estimate > self.max_rows:
                 return "too_broad"
+        if shape == "list" and sum(self._matching(label, value) is not None for label, value in slots.items()) > 1:
+            estimate = self.estimate(slots)
+            if estimate is not None and estimate < 2:
+                return "too_narrow"  # several constraints met by the anchor alone: built backwards from one answer
         for label in self._by_selectivity(labels, slots):
             CATALOGUE[label].build(frame, slots[label], rng)
+        if shape != "word" and not any(f.kind in ("head", "constraint") for f in frame.fragments):
+            return "no_constraint"  # every lemma with some columns: nobody asks that
         for label in role("finish"):
             if self._ok(label):
                 CATALOGUE[label].compose_finish(frame, self.facts, anchor, rng)

@@ -10,7 +10,7 @@ from ..sparql.model import IRI, Call, Group, Select, Service, Triple, Var
 from .base import Facts, Frame, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
-from .vocab import DIALECT, FACETS, LILA, PER_FACET, POS, facet_named
+from .vocab import DIALECT, DIALECT_FORMS, FACETS, LILA, PER_FACET, POS, facet_named
 
 #: Words that ask how many.
 COUNT_WORDS = r"quant[ieoa]|how many|numero(?: totale)? di|number of|conta|contare|conteggia\w*|count|totale|total"
@@ -107,23 +107,28 @@ class CountEntities(StandalonePattern):
             if slots["bank"] == "italian":
                 bank, it_name, en_name = LEMMA_BANK, "italiana di LiITA", "Italian LiITA"
             else:
-                it_name, en_name, bank = DIALECT[slots["bank"]][0], DIALECT[slots["bank"]][1], DIALECT[slots["bank"]][2]
+                it_name, en_name, bank = DIALECT_FORMS[slots["bank"]]["fs"], DIALECT[slots["bank"]][1], DIALECT[slots["bank"]][2]
             where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(bank))])
             proj = [_count(lemma)]
             f = frag("standalone", [f"Quanti lemmi contiene la Lemma Bank {it_name}?", f"Quanti lemmi ci sono nella Lemma Bank {it_name}?"],
                      [f"How many lemmas are in the {en_name} Lemma Bank?", f"How many lemmas does the {en_name} Lemma Bank contain?"],
                      f"Conta le risorse con dcterms:isPartOf <{bank}> (Lemma Bank {it_name}).",
-                     f"Count the resources with dcterms:isPartOf <{bank}> ({en_name} Lemma Bank).")
+                     f"Count the resources with dcterms:isPartOf <{bank}> ({en_name} Lemma Bank).",
+                     ling=(f"Quanti lemmi registra la Lemma Bank {it_name}?",
+                           f"How many lemmas does the {en_name} Lemma Bank record?"))
             mentions.append((it_name.split()[0], en_name.split()[0]))
         elif kind == "pos":
             it_pl, en_pl, _ = POS[slots["pos"]]
+            it_sg = {"noun": "sostantivo", "verb": "verbo", "adjective": "aggettivo", "adverb": "avverbio"}[slots["pos"]]
             where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
                            Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + slots["pos"]))])
             proj = [_count(lemma)]
             f = frag("standalone", [f"Quanti {it_pl} ci sono in LiITA?", f"Quanti lemmi sono {it_pl}?"],
                      [f"How many {en_pl} are there in LiITA?", f"How many lemmas are {en_pl}?"],
                      f"Conta i lila:Lemma con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
-                     f"Count the lila:Lemma with lila:hasPOS lila:{slots['pos']} ({en_pl}).")
+                     f"Count the lila:Lemma with lila:hasPOS lila:{slots['pos']}.",
+                     ling=(f"Quanti lemmi di LiITA hanno come parte del discorso {it_sg}?",
+                           f"How many LiITA lemmas have the part of speech {en_pl[:-1]}?"))
             mentions.append((it_pl, en_pl))
         elif kind == "by":
             by = slots["by"]
@@ -142,7 +147,9 @@ class CountEntities(StandalonePattern):
             it_bare = it.split(" ", 1)[1]
             f = frag("standalone", [f"Quante voci ci sono per {it}?", f"Qual è la distribuzione per {it_bare}?"],
                      [f"How many entries are there for each {en}?", f"What is the distribution by {en}?"],
-                     f"Raggruppa per {it_bare} e conta le risorse distinte.", f"Group by {en} and count the distinct resources.")
+                     f"Raggruppa per {it_bare} ({facet.prop}) e conta le risorse distinte.",
+                     f"Group by {en} ({facet.prop}) and count the distinct resources.",
+                     ling=(f"Come si distribuiscono i lemmi per {it_bare}?", f"How are the lemmas distributed by {en}?"))
             mentions.append((it_bare.split()[0], en.split()[-1]))
         elif kind == "senses":
             sense = Var("sense")
@@ -150,17 +157,21 @@ class CountEntities(StandalonePattern):
             proj = [_count(sense)]
             f = frag("standalone", ["Quanti sensi contiene CompL-it?", "Quanti sensi lessicali ha CompL-it?"],
                      ["How many senses does CompL-it contain?", "How many lexical senses are in CompL-it?"],
-                     "Conta le ontolex:LexicalSense nel servizio CompL-it.", "Count the ontolex:LexicalSense in the CompL-it service.")
+                     "Conta le ontolex:LexicalSense nel servizio CompL-it.", "Count the ontolex:LexicalSense in the CompL-it service.",
+                     ling=("Quante accezioni registra CompL-it?", "How many word senses does CompL-it record?"))
             mentions.append(("CompL-it", "CompL-it"))
         elif kind == "hypolemmas":
             where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Hypolemma"))])
             proj = [_count(lemma)]
             f = frag("standalone", ["Quanti ipolemmi ci sono in LiITA?", "Quanti ipolemmi contiene LiITA?"],
                      ["How many hypolemmas are there in LiITA?", "How many hypolemmas does LiITA contain?"],
-                     "Conta le istanze di lila:Hypolemma.", "Count the instances of lila:Hypolemma.")
+                     "Conta le istanze di lila:Hypolemma.", "Count the instances of lila:Hypolemma.",
+                     ling=("Quanti ipolemmi registra la Lemma Bank di LiITA?",
+                           "How many hypolemmas does the LiITA Lemma Bank record?"))
             mentions.append(("ipolemmi", "hypolemmas"))
         else:
             it_name, en_name, bank = DIALECT[slots["dialect"]][0], DIALECT[slots["dialect"]][1], DIALECT[slots["dialect"]][2]
+            it_entries = DIALECT_FORMS[slots["dialect"]]["fp"]
             it_entry, d_entry, d_lemma = Var("itEntry"), Var("dEntry"), Var("dLemma")
             where = Group([Triple(it_entry, IRI.of("vartrans:translatableAs"), d_entry),
                            Triple(d_entry, IRI.of("ontolex:canonicalForm"), d_lemma),
@@ -169,8 +180,10 @@ class CountEntities(StandalonePattern):
             proj = [(Call("COUNT", (), distinct=False), Var("count"))]
             f = frag("standalone", [f"Quante traduzioni in {it_name} ci sono nel glossario?", f"Quante coppie italiano-{it_name} contiene LiITA?"],
                      [f"How many {en_name} translations are in the glossary?", f"How many Italian-{en_name} pairs does LiITA contain?"],
-                     f"Conta i collegamenti vartrans:translatableAs verso voci {it_name}.",
-                     f"Count the vartrans:translatableAs links to {en_name} entries.")
+                     f"Conta i collegamenti vartrans:translatableAs verso voci {it_entries}.",
+                     f"Count the vartrans:translatableAs links to {en_name} entries.",
+                     ling=(f"Quante corrispondenze italiano-{it_name} registra il glossario?",
+                           f"How many Italian-{en_name} correspondences does the glossary record?"))
             mentions.append((it_name, en_name))
         query = Select(proj, where, group_by=group_by, order_by=order)
         return query, [f], {self.label: 0.9}, mentions

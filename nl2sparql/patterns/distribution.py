@@ -89,7 +89,7 @@ class Distribution(Pattern):
             frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
         frame.finishers.append(_grouped(key, frame.lemma))
         bare = facet.it.split(" ", 1)[1]
-        frame.fragments.append(frag("scope", [f"per {facet.it}", f"per ogni {bare}"],
+        frame.fragments.append(frag("group", [f"per {facet.it}", f"per ogni {bare}"],
                                     [f"for each {facet.en}", f"per {facet.en}"],
                                     f"raggruppati per {bare} ({facet.prop}, GROUP BY ?{key.name})",
                                     f"grouped by {facet.en} ({facet.prop}, GROUP BY ?{key.name})"))

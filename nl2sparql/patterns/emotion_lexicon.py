@@ -8,7 +8,7 @@ import re
 from ..folding import fold_same_length
 from ..namespaces import ELITA_GRAPH
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, frag, quote
+from .base import Facts, Frame, frag, pl, quote
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import ELITA, EMOTION, EMOTION_RES, SENTIMENT, local_name
@@ -85,44 +85,60 @@ class EmotionLexicon(Pattern):
         return [{"mode": "project"}] if slots.emotion_project or slots.emotions else []
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
-        if shape == "word" or (shape == "list" and rng.random() < 0.2):
+        if shape == "word" or (shape == "list" and rng.random() < 0.1):
             return {"mode": "project"}
         return {"mode": "constraint", "emotion": local_name(rng.choice(facts.by_lemma("emotion")[lemma])[0])}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         if slots.get("mode") != "constraint":
-            return facts.lemmas("emotion")
+            return None  # shown next to the lemmas: it narrows nothing
         emotion = ELITA + slots["emotion"]
         return {lemma for lemma, rows in facts.by_lemma("emotion").items() if any(r[0] == emotion for r in rows)}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("mode") == "project" or frame.shape == "word":
+            self._build_facet(frame)
+            return
         entry = frame.fresh("emotionEntry")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
-        if slots.get("mode") == "project" or frame.shape == "word":
-            emotion, label = frame.fresh("emotion"), frame.fresh("emotionLabel")
-            frame.where.add(Triple(entry, IRI.of("elita:HasEmotion"), emotion),
-                            Triple(emotion, IRI.of("rdfs:label"), label))
-            frame.project(label)
-            kind = "word_fact" if frame.shape == "word" else "projection"
-            frame.fragments.append(frag(kind, ["le emozioni associate", "le emozioni che esprime"
-                                               if kind == "word_fact" else "le emozioni che esprimono"],
-                                        ["the associated emotions", "the emotions it conveys"
-                                         if kind == "word_fact" else "the emotions they convey"],
-                                        "le emozioni (elita:HasEmotion) collegate in ELITA",
-                                        "the ELITA emotions (elita:HasEmotion)"))
-            frame.tag(self.label, 0.9 if kind == "word_fact" else 0.7)
-            return
         name = slots["emotion"]
         it, en = EMOTION.get(name, (name.lower(), name.lower()))
         frame.where.add(Triple(entry, IRI.of("elita:HasEmotion"), IRI(ELITA + name)))
         frame.fragments.append(frag(
             "constraint",
-            [f"esprimono {it}", f"sono associati all'emozione {quote('it', it)}", f"evocano {it}"],
+            [f"esprimono {it}", f"sono associat{{a}} all'emozione {quote('it', it)}", f"evocano {it}"],
             [f"express {en}", f"are associated with the emotion {en}", f"convey {en}"],
-            f"con una voce ELITA (elita:HasEmotion elita:{name})",
-            f"with an ELITA entry (elita:HasEmotion elita:{name})"))
+            f"con una voce ELITA con elita:HasEmotion elita:{name}",
+            f"with an ELITA entry with elita:HasEmotion elita:{name}"))
         frame.slot("emotion", name, it, en)
         frame.tag(self.label, 0.9)
+
+    def _build_facet(self, frame: Frame) -> None:
+        """The emotions, shown next to the lemmas (or told about a word), kept optional."""
+        facet = frame.facet()
+        entry, emotion, label = frame.fresh("emotionEntry"), frame.fresh("emotion"), frame.fresh("emotionLabel")
+        facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                        Triple(entry, IRI.of("elita:HasEmotion"), emotion),
+                        Triple(emotion, IRI.of("rdfs:label"), label))
+        frame.show(facet, label, "emotions")
+        if frame.shape == "word":
+            frame.fragments.append(frag("word_fact", pl("le emozioni"), pl("the emotions"),
+                                        "le emozioni ELITA (elita:HasEmotion)", "the ELITA emotions (elita:HasEmotion)",
+                                        ask=(["Quali emozioni esprime {w}?", "Che emozioni evoca {w}?"],
+                                             ["Which emotions does {w} convey?", "What emotions does {w} express?"]),
+                                        ling=(pl("le emozioni associate in ELITA"), pl("the emotions ELITA associates"))))
+            frame.tag(self.label, 0.9)
+        elif frame.shape == "count":
+            frame.fragments.append(frag("constraint", ["hanno un'emozione in ELITA", "esprimono un'emozione secondo ELITA"],
+                                        ["have an emotion in ELITA", "express an emotion according to ELITA"],
+                                        "con una voce ELITA con elita:HasEmotion", "with an ELITA entry with elita:HasEmotion"))
+            frame.tag(self.label, 0.9)
+        else:
+            frame.fragments.append(frag("projection", [pl("le emozioni che esprimono"), pl("le loro emozioni")],
+                                        [pl("the emotions they convey"), pl("their emotions")],
+                                        "le loro emozioni ELITA (elita:HasEmotion)",
+                                        "their ELITA emotions (elita:HasEmotion)"))
+            frame.tag(self.label, 0.7)
 
     def sparql_weight(self, f) -> float:
         if f.uses("elita:HasEmotion") or f.uses_iri_prefix(ELITA):

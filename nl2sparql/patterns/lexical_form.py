@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, frag
+from .base import Facts, Frame, frag, pl
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import local_name
@@ -36,6 +36,14 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
 )
+#: Feature → a word's forms with it asked as a whole question (``{w}``: the quoted word).
+ASK = {
+    "plural": (["Qual è il plurale di {w}?"], ["What is the plural of {w}?"]),
+    "future": (["Come si coniuga {w} al futuro?"], ["How do you conjugate {w} in the future tense?"]),
+    "imperfect": (["Come si coniuga {w} all'imperfetto?"], ["How do you conjugate {w} in the imperfect?"]),
+    "subjunctive": (["Come si coniuga {w} al congiuntivo?"], ["How do you conjugate {w} in the subjunctive?"]),
+    "conditional": (["Come si coniuga {w} al condizionale?"], ["How do you conjugate {w} in the conditional?"]),
+}
 #: A question about inflected forms.
 FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
              r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform)\b")
@@ -92,25 +100,31 @@ class LexicalForm(Pattern):
         return {"feature": rng.choice(features)} if features and rng.random() < 0.5 else {}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        facet = frame.facet()
         entry, form, form_wr = frame.fresh("formEntry"), frame.fresh("f"), frame.fresh("form")
-        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+        facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
                         Triple(entry, IRI.of("ontolex:otherForm"), form),
                         Triple(form, IRI.of("ontolex:writtenRep"), form_wr))
-        frame.project(form_wr)
+        frame.show(facet, form_wr, "forms")
         feature = slots.get("feature")
         if feature:
             prop, it, en = FEATURES[feature]
-            frame.where.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
-            frame.fragments.append(frag("word_fact", [f"le forme flesse {it}", f"le forme {it}"],
-                                        [f"the inflected forms {en}", f"the forms {en}"],
+            facet.group.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
+            ask = ASK.get(feature)
+            frame.fragments.append(frag("word_fact", [pl(f"le forme flesse {it}"), pl(f"le forme {it}")],
+                                        [pl(f"the inflected forms {en}"), pl(f"the forms {en}")],
                                         f"le ontolex:otherForm con lexinfo:{prop} lexinfo:{feature}",
-                                        f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}"))
+                                        f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}",
+                                        ask=ask))
             frame.slot("feature", feature, it, en)
         else:
-            frame.fragments.append(frag("word_fact", ["le forme flesse", "tutte le forme"],
-                                        ["the inflected forms", "all the forms"],
+            frame.fragments.append(frag("word_fact", [pl("le forme flesse"), pl("tutte le forme")],
+                                        [pl("the inflected forms"), pl("all the forms")],
                                         "le ontolex:otherForm e il loro ontolex:writtenRep",
-                                        "the ontolex:otherForm and their ontolex:writtenRep"))
+                                        "the ontolex:otherForm and their ontolex:writtenRep",
+                                        ask=(["Quali sono le forme flesse di {w}?"],
+                                             ["What are the inflected forms of {w}?"]),
+                                        ling=(pl("il paradigma delle forme flesse"), pl("the paradigm of inflected forms"))))
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

@@ -7,7 +7,7 @@ import re
 
 from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
 from ..sparql.model import IRI, Path, Triple
-from .base import Facts, Frame, related_to_named, frag, quote
+from .base import Facts, Frame, frag, pl, quote, related_to_named
 from .reading import ARTICLE, NAMED_HEAD, VALUE, RelationKind, Text, ok_word, reads
 from .relations import RelationPattern
 
@@ -100,14 +100,14 @@ class LexicalRelation(RelationPattern):
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         kind = rng.choice([k for k in ("synonym", "antonym") if lemma in facts.by_lemma(k)])
-        other, rel = rng.choice(facts.by_lemma(kind)[lemma])
-        return {"relation": kind, "property": rel, "target": other}
+        other, _ = rng.choice(facts.by_lemma(kind)[lemma])
+        # no property: "the opposite of X" means every antonym property (a question that names none)
+        return {"relation": kind, "target": other}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        rows = facts.by_lemma(slots["relation"])
         target = slots.get("target")
         if not target:
-            return set(rows)
+            return None  # shown next to the lemmas: it narrows nothing
         return facts.lemmas_related_to(slots["relation"], target)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
@@ -115,22 +115,13 @@ class LexicalRelation(RelationPattern):
         rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])
         prop = IRI(rel)
         is_syn = kind == "synonym"
+        named = f"<{rel}>" if slots.get("property") else "lexinfo:antonym"
         if not is_syn and not slots.get("property"):  # no property named: CompL-it uses all three
             prop = Path("alt", tuple(IRI(p) for p in ANTONYM_PROPS))
+            named = "lexinfo:antonym, antonymComp o antonymGrad di CompL-it"
+        named_en = named.replace(" o ", " or ").replace(" di CompL-it", " of CompL-it")
         if frame.shape == "word" or not other:
-            sense, service = frame.sense()
-            other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
-            form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
-            service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense),
-                        Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
-                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
-            frame.project(other_wr)
-            f = (frag("word_fact", ["i sinonimi", "le parole con lo stesso significato"], ["the synonyms", "the words with the same meaning"],
-                      "i sinonimi (lexinfo:approximateSynonym)", "the synonyms (lexinfo:approximateSynonym)") if is_syn else
-                 frag("word_fact", ["i contrari", "gli antonimi"], ["the antonyms", "the opposites"],
-                      f"gli antonimi (<{rel}>)", f"the antonyms (<{rel}>)"))
-            frame.fragments.append(f)
-            frame.tag(self.label, 0.9)
+            self._build_facet(frame, is_syn, prop, named, named_en)
             return
         related_to_named(frame, prop, other)
         qi, qe = quote("it", other), quote("en", other)
@@ -142,10 +133,35 @@ class LexicalRelation(RelationPattern):
         else:
             f = frag("constraint", [f"sono antonimi di {qi}", f"sono il contrario di {qi}"],
                      [f"are antonyms of {qe}", f"are the opposite of {qe}"],
-                     f"con un senso antonimo (<{rel}>) di un senso di {qi}",
-                     f"with a sense that is an antonym (<{rel}>) of a sense of {qe}")
+                     f"con un senso antonimo ({named}) di un senso di {qi}",
+                     f"with a sense that is an antonym ({named_en}) of a sense of {qe}")
         frame.fragments.append(f)
         frame.slot("related_word", other)
+        frame.tag(self.label, 0.9)
+
+    def _build_facet(self, frame: Frame, is_syn: bool, prop, named: str, named_en: str) -> None:
+        """The synonyms (or antonyms) of a word's senses, or of each listed lemma, kept optional."""
+        word, facet = frame.complit_facet()
+        sense, other_sense, other_word = frame.fresh("sense"), frame.fresh("relatedSense"), frame.fresh("relatedWord")
+        form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
+        facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense), Triple(sense, prop, other_sense),
+                        Triple(other_word, IRI.of("ontolex:sense"), other_sense),
+                        Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
+                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
+        frame.show(facet, other_wr, "synonyms" if is_syn else "antonyms")
+        listed = frame.shape != "word"
+        if is_syn:
+            f = frag("projection" if listed else "word_fact",
+                     [pl("i loro sinonimi")] if listed else [pl("i sinonimi"), pl("le parole con lo stesso significato")],
+                     [pl("their synonyms")] if listed else [pl("the synonyms"), pl("the words with the same meaning")],
+                     "i sinonimi (lexinfo:approximateSynonym)", "the synonyms (lexinfo:approximateSynonym)")
+        else:
+            f = frag("projection" if listed else "word_fact",
+                     [pl("i loro contrari")] if listed else [pl("i contrari"), pl("gli antonimi")],
+                     [pl("their antonyms")] if listed else [pl("the antonyms"), pl("the opposites")],
+                     f"gli antonimi ({named})", f"the antonyms ({named_en})",
+                     ask=None if listed else (["Qual è il contrario di {w}?"], ["What is the opposite of {w}?"]))
+        frame.fragments.append(f)
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

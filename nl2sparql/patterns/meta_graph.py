@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import re
 
-from ..namespaces import COMPLIT_SERVICE, ELITA_GRAPH, LIITA_GRAPH, PARMIGIANO_GRAPH, SENTIX_GRAPH, SICILIANO_GRAPH
+from ..namespaces import (COMPLIT_LINKS_GRAPH, COMPLIT_SERVICE, ELITA_GRAPH, LIITA_GRAPH, PARMIGIANO_GRAPH,
+                          SENTIX_GRAPH, SICILIANO_GRAPH)
 from ..rules import Breach, Parsed, Rule
 from ..sparql.lexer import apply_edits, tokenize
 from ..sparql.model import IRI, Call, GraphBlock, Group, Select, Triple, Var
@@ -23,6 +24,17 @@ GRAPH_NAMES = (
     (r"\bcompl-?it\b", COMPLIT_SERVICE),
     (r"\bmorpholog\w*|\bmorfologi\w*", "http://liita.it/data/morphology"),
 )
+
+#: Graph IRI → how plain questions name it: (Italian after «nel grafo», English before "graph").
+GRAPH_LABELS = {
+    LIITA_GRAPH: ("della Lemma Bank", "Lemma Bank"),
+    ELITA_GRAPH: ("di ELITA", "ELITA"),
+    SENTIX_GRAPH: ("di Sentix", "Sentix"),
+    PARMIGIANO_GRAPH: ("del parmigiano", "Parmigiano"),
+    SICILIANO_GRAPH: ("del siciliano", "Sicilian"),
+    COMPLIT_LINKS_GRAPH: ("dei collegamenti a CompL-it", "CompL-it links"),
+    "http://liita.it/data/morphology": ("della morfologia", "morphology"),
+}
 
 #: The ELITA graph IRI as people mistype it: with the slash of the ``elita:`` namespace.
 ELITA_WITH_SLASH = ELITA_GRAPH + "/"
@@ -124,7 +136,12 @@ class MetaGraph(StandalonePattern):
         self.scope_lemmas(frame)
 
     def compose_scope(self, frame: Frame, rng: random.Random) -> None:
-        """One list or count in ten is scoped to the Lemma Bank graph."""
+        """One list or count in ten is scoped to the Lemma Bank graph.
+
+        The composer offers it only to compositions that can reach dialect lemmas (string and part-of-speech
+        tests): every resource block already confines the lemmas to the Italian bank, so there the graph
+        would filter nothing.
+        """
         if frame.shape != "word" and rng.random() < 0.1:
             self.scope_lemmas(frame)
 
@@ -134,14 +151,13 @@ class MetaGraph(StandalonePattern):
         scoped = GraphBlock(IRI(LIITA_GRAPH), Group([base]))
         frame.where.elements[0] = scoped
         frame.base = [scoped if b is base else b for b in frame.base]
-        frame.fragments.append(frag("scope", "nel grafo della Lemma Bank (<http://liita.it/data>)",
-                                    "in the Lemma Bank graph (<http://liita.it/data>)",
-                                    "nel grafo <http://liita.it/data>", "in the graph <http://liita.it/data>"))
-        frame.slot("graph", LIITA_GRAPH, "http://liita.it/data", "http://liita.it/data")
+        frame.fragments.append(frag("scope", "nel grafo della Lemma Bank", "in the Lemma Bank graph",
+                                    f"nel grafo <{LIITA_GRAPH}>", f"in the graph <{LIITA_GRAPH}>"))
+        frame.slot("graph", LIITA_GRAPH, "Lemma Bank", "Lemma Bank")
         frame.tag(self.label, 0.7)
 
     def variants(self, facts: Facts) -> list[dict]:
-        graphs = sorted(r[0] for r in facts.rows.get("graphs", []))
+        graphs = sorted(r[0] for r in facts.rows.get("graphs", []) if r[0] in GRAPH_LABELS)  # graphs a question can name
         out = [{"kind": "list"}, {"kind": "sizes"}, {"kind": "lemma_graphs"}]
         out += [{"kind": "classes", "graph": g} for g in graphs]
         out += [{"kind": "properties", "graph": g} for g in graphs]
@@ -158,33 +174,42 @@ class MetaGraph(StandalonePattern):
             f = frag("standalone", ["Quali grafi nominati ci sono nella base di conoscenza?", "Elenca i grafi di LiITA."],
                      ["Which named graphs does the knowledge base contain?", "List the graphs of LiITA."],
                      "Elenca i named graph (GRAPH ?g) che contengono almeno una tripla.",
-                     "List the named graphs (GRAPH ?g) holding at least one triple.")
+                     "List the named graphs (GRAPH ?g) holding at least one triple.",
+                     ling=("Da quali grafi nominati è composto il dataset di LiITA?",
+                           "Which named graphs make up the LiITA dataset?"))
             mentions.append(("grafi", "graphs"))
         elif kind == "sizes":
             proj = [g, (Call("COUNT", ()), Var("triples"))]
             where, group_by, order, distinct = Group([GraphBlock(g, Group([Triple(s, p, o)]))]), [g], [("DESC", Var("triples")), g], False
             f = frag("standalone", ["Quante triple contiene ciascun grafo?", "Quanto è grande ogni grafo di LiITA?"],
                      ["How many triples does each graph hold?", "How large is each LiITA graph?"],
-                     "Conta le triple per named graph.", "Count the triples per named graph.")
+                     "Conta le triple per named graph (GRAPH ?g, COUNT(*)).",
+                     "Count the triples per named graph (GRAPH ?g, COUNT(*)).",
+                     ling=("Qual è la dimensione in triple di ciascun grafo del dataset?",
+                           "What is the size in triples of each graph of the dataset?"))
             mentions.append(("grafo", "graph"))
         elif kind == "lemma_graphs":
             proj, order = [g], [g]
             where = Group([GraphBlock(g, Group([Triple(s, IRI.of("rdf:type"), IRI.of("lila:Lemma"))]))])
-            f = frag("standalone", ["In quali grafi ci sono lemmi (lila:Lemma)?", "Quali grafi contengono lemmi?"],
-                     ["Which graphs contain lemmas (lila:Lemma)?", "In which graphs are there lemmas?"],
-                     "Trova i named graph con istanze di lila:Lemma.", "Find the named graphs with lila:Lemma instances.")
+            f = frag("standalone", ["In quali grafi ci sono lemmi?", "Quali grafi contengono lemmi?"],
+                     ["Which graphs contain lemmas?", "In which graphs are there lemmas?"],
+                     "Trova i named graph con istanze di lila:Lemma.", "Find the named graphs with lila:Lemma instances.",
+                     ling=("Quali grafi del dataset descrivono lemmi?", "Which graphs of the dataset describe lemmas?"))
             mentions.append(("grafi", "graphs"))
         else:
             graph = slots["graph"]
+            it_name, en_name = GRAPH_LABELS.get(graph, (f"<{graph}>", f"<{graph}>"))
             what = Var("class") if kind == "classes" else p
             triple = Triple(s, IRI.of("rdf:type"), what) if kind == "classes" else Triple(s, p, o)
             proj, order = [what], [what]
             where = Group([GraphBlock(IRI(graph), Group([triple]))])
             it, en = ("classi", "classes") if kind == "classes" else ("proprietà", "properties")
-            f = frag("standalone", [f"Quali {it} sono usate nel grafo <{graph}>?", f"Che {it} compaiono nel grafo <{graph}>?"],
-                     [f"Which {en} are used in the graph <{graph}>?", f"What {en} appear in the graph <{graph}>?"],
-                     f"Elenca le {it} distinte in GRAPH <{graph}>.", f"List the distinct {en} in GRAPH <{graph}>.")
-            mentions.append((graph, graph))
+            f = frag("standalone", [f"Quali {it} sono usate nel grafo {it_name}?", f"Che {it} compaiono nel grafo {it_name}?"],
+                     [f"Which {en} are used in the {en_name} graph?", f"What {en} appear in the {en_name} graph?"],
+                     f"Elenca le {it} distinte in GRAPH <{graph}>.", f"List the distinct {en} in GRAPH <{graph}>.",
+                     ling=(f"Quali {it} descrivono i dati del grafo {it_name}?",
+                           f"Which {en} describe the data of the {en_name} graph?"))
+            mentions.append((it_name.split()[-1], en_name.split()[0]))
         query = Select(proj, where, distinct=distinct, group_by=group_by, order_by=order)
         return query, [f], {self.label: 0.9}, mentions
 

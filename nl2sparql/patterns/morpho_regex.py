@@ -17,10 +17,35 @@ from .sense_definition import DEFINITION_NOUNS
 WRITTEN_REP, RDFS_LABEL = expand("ontolex:writtenRep"), expand("rdfs:label")
 ELITA_HAS_EMOTION = expand("elita:HasEmotion")
 
-SUFFIXES = ("zione", "mente", "bile", "ino", "etto", "ello", "one", "ista", "tore", "trice", "ezza", "ità",
-            "ismo", "oso", "aggio", "mento", "ale", "are", "ere", "ire", "logia", "ia")
-PREFIXES = ("ri", "dis", "pre", "anti", "in", "auto", "capo", "super", "tras", "sotto", "contro", "inter",
-            "stra", "semi", "extra", "geo", "bio", "tele", "s")
+#: Real Italian suffixes → True when nearly every word ending in them has that suffix (so a question may
+#: call the string test a "suffix"); False: a real suffix that many words merely end in (-ino: «vino»),
+#: asked as "ending in" only.
+SUFFIXES = {"zione": True, "bile": True, "evole": True, "ezza": True, "issimo": True, "ismo": True, "ità": True,
+            "mente": False, "mento": False, "ista": False, "tore": False, "trice": False, "aggio": False,
+            "oso": False, "ale": False, "ino": False, "etto": False, "ello": False, "one": False, "accio": False,
+            "iere": False, "aio": False, "eria": False, "logia": True, "are": False, "ere": False, "ire": False}
+#: Real Italian prefixes, the same way (ri-: «riso» merely starts with it).
+PREFIXES = {"anti": True, "auto": True, "contro": True, "sopra": True, "sotto": True, "super": True, "inter": True,
+            "semi": True, "extra": True, "tele": True, "micro": True, "macro": True, "multi": True, "iper": True,
+            "ultra": True, "pseudo": True, "vice": True, "arci": True, "infra": True, "sovra": True,
+            "ri": False, "in": False, "dis": False, "s": False, "pre": False, "de": False, "tras": False,
+            "stra": False, "bio": False, "geo": False, "mono": False, "poli": False, "neo": False, "post": False}
+#: Real morphemes and roots a question may look for inside written forms («acqua»: «acquazzone»).
+ROOTS = ("acqua", "terra", "fiore", "luce", "sole", "mare", "porta", "mano", "capo", "casa", "fuoco", "vento",
+         "pietra", "ferro", "latte", "grafia", "logo", "fono", "metro", "crono", "foto", "idro", "psico", "termo")
+
+
+def affix_text(kind: str, affix: str) -> str:
+    """How a question writes an affix: «-zione», «anti-», or the bare string for a substring."""
+    return f"-{affix}" if kind == "suffix" else f"{affix}-" if kind == "prefix" else affix
+
+
+def is_real(kind: str, affix: str) -> bool:
+    """True when a string test for ``affix`` may be called a prefix or suffix (see :data:`SUFFIXES`)."""
+    table = SUFFIXES if kind == "suffix" else PREFIXES if kind == "prefix" else {}
+    return bool(table.get(affix))
+
+
 #: Affix kind → the words that introduce it in a question.
 AFFIX_CUES = (
     ("prefix", r"(?:inizi\w*|comincia\w*|cominci\w*|start\w*|begin\w*|prefiss[oi]|prefix(?:es)?)"),
@@ -123,8 +148,7 @@ class MorphoRegex(Pattern):
             return []
         opts = [("suffix", s) for s in SUFFIXES if wr.endswith(s) and len(wr) > len(s) + 2]
         opts += [("prefix", p) for p in PREFIXES if wr.startswith(p) and len(wr) > len(p) + 3]
-        if len(wr) >= 7:
-            opts.append(("contains", wr[2:6]))
+        opts += [("contains", r) for r in ROOTS if r in wr[1:] and len(wr) > len(r) + 2]
         return opts
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
@@ -143,25 +167,30 @@ class MorphoRegex(Pattern):
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, affix = slots["kind"], slots["affix"]
         target = str_(frame.wr)
+        test = "REGEX" if slots.get("regex") else {"prefix": "STRSTARTS", "suffix": "STRENDS", "contains": "CONTAINS"}[kind]
         if slots.get("regex"):
             pattern = f"^{regex_escape(affix)}" if kind == "prefix" else f"{regex_escape(affix)}$"
             frame.where.add(Filter(Call("REGEX", (target, Lit(pattern)))))
         else:
-            fn = {"prefix": "STRSTARTS", "suffix": "STRENDS", "contains": "CONTAINS"}[kind]
-            frame.where.add(Filter(Call(fn, (target, Lit(affix)))))
-        qi, qe = quote("it", affix), quote("en", affix)
+            frame.where.add(Filter(Call(test, (target, Lit(affix)))))
+        shown = affix_text(kind, affix)
+        qi, qe = quote("it", shown), quote("en", shown)
+        real = is_real(kind, affix)
         if kind == "prefix":
-            f = frag("constraint", [f"iniziano con {qi}", f"cominciano per {qi}", f"hanno il prefisso {qi}"],
-                     [f"start with {qe}", f"begin with {qe}", f"have the prefix {qe}"],
-                     f"il cui ontolex:writtenRep inizia con {qi}", f"whose ontolex:writtenRep starts with {qe}")
+            it, en = [f"iniziano con {qi}", f"cominciano con {qi}"], [f"start with {qe}", f"begin with {qe}"]
+            if real:
+                it, en = it + [f"hanno il prefisso {qi}"], en + [f"have the prefix {qe}"]
+            it_verb, en_verb = "inizia con", "starts with"
         elif kind == "suffix":
-            f = frag("constraint", [f"finiscono in {qi}", f"terminano con {qi}", f"hanno il suffisso {qi}"],
-                     [f"end in {qe}", f"end with {qe}", f"have the suffix {qe}"],
-                     f"il cui ontolex:writtenRep termina con {qi}", f"whose ontolex:writtenRep ends with {qe}")
+            it, en = [f"finiscono in {qi}", f"terminano in {qi}"], [f"end in {qe}", f"end with {qe}"]
+            if real:
+                it, en = it + [f"hanno il suffisso {qi}"], en + [f"have the suffix {qe}"]
+            it_verb, en_verb = "termina in", "ends in"
         else:
-            f = frag("constraint", [f"contengono {qi}", f"contengono la sequenza {qi}"],
-                     [f"contain {qe}", f"contain the string {qe}"],
-                     f"il cui ontolex:writtenRep contiene {qi}", f"whose ontolex:writtenRep contains {qe}")
+            it, en = [f"contengono {qi}", f"contengono la sequenza {qi}"], [f"contain {qe}", f"contain the string {qe}"]
+            it_verb, en_verb = "contiene", "contains"
+        f = frag("constraint", it, en, f"con un ontolex:writtenRep che {it_verb} {quote('it', affix)} ({test})",
+                 f"with an ontolex:writtenRep that {en_verb} {quote('en', affix)} ({test})")
         frame.fragments.append(f)
         frame.slot(kind, affix)
         frame.tag(self.label, 0.9)

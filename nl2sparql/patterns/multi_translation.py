@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from .base import Facts, Frame, frag
+from .base import Facts, Frame, frag, pl
 from .pattern import Pattern
 from .reading import Text, reads
-from .translation import TRANSLATION_CUE, TRANSLATION_MENTION, add_translation
+from .translation import TRANSLATION_CUE, TRANSLATION_MENTION, add_translation, show_translation
 from .vocab import DIALECT
 
 #: "both", "every dialect": translations into all the dialects.
@@ -33,6 +33,8 @@ class MultiTranslation(Pattern):
     ]
 
     mention_cue = TRANSLATION_MENTION
+    fact_nouns = r"traduzion[ei]|equivalent[ei]|translations?|equivalents?"
+    requirable = True
 
     @reads(101)
     def read_all_dialects(self, text: Text, slots) -> None:
@@ -55,18 +57,39 @@ class MultiTranslation(Pattern):
     def applicable(self, facts: Facts, lemma: str) -> bool:
         return all(lemma in facts.by_lemma(f"translation_{d}") for d in DIALECT)
 
+    def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
+        return {"required": True} if shape == "list" and rng.random() < 0.3 else {}
+
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        return set.intersection(*(facts.lemmas(f"translation_{d}") for d in DIALECT))
+        if slots.get("required"):
+            return set.intersection(*(set(facts.lemmas(f"translation_{d}")) for d in DIALECT))
+        return None  # shown next to the lemmas: it narrows nothing
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        for dialect in ("parmigiano", "siciliano"):
-            frame.project(add_translation(frame, dialect))
-        kind = "word_fact" if frame.shape == "word" else "projection"
-        frame.fragments.append(frag(
-            kind, ["le traduzioni in parmigiano e in siciliano", "gli equivalenti parmigiano e siciliano"],
-            ["the Parmigiano and Sicilian translations", "the Parmigiano and Sicilian equivalents"],
-            "le voci parmigiane e siciliane collegate con vartrans:translatableAs",
-            "the Parmigiano and Sicilian entries linked by vartrans:translatableAs"))
+        required = frame.shape == "count" or (frame.shape == "list" and slots.get("required"))
+        for dialect in ("parmigiano", "siciliano"):  # one facet each: a lemma with one translation keeps it
+            (add_translation if required else show_translation)(frame, dialect)
+        if frame.shape == "word":
+            frame.fragments.append(frag(
+                "word_fact", [pl("le traduzioni in parmigiano e in siciliano"), pl("gli equivalenti in parmigiano e in siciliano")],
+                [pl("the Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
+                "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
+                "the Parmigiano and Sicilian entries linked by vartrans:translatableAs",
+                ask=(["Come si dice {w} in parmigiano e in siciliano?"],
+                     ["How do you say {w} in Parmigiano and in Sicilian?"])))
+        elif required:
+            frame.fragments.append(frag(
+                "constraint", ["hanno una traduzione sia in parmigiano sia in siciliano"],
+                ["have both a Parmigiano and a Sicilian translation"],
+                "con una voce parmigiana e una siciliana collegate da vartrans:translatableAs",
+                "with a Parmigiano and a Sicilian entry linked by vartrans:translatableAs"))
+        else:
+            frame.fragments.append(frag(
+                "projection", [pl("le loro traduzioni in parmigiano e in siciliano"),
+                               pl("gli equivalenti in parmigiano e in siciliano")],
+                [pl("their Parmigiano and Sicilian translations"), pl("the Parmigiano and Sicilian equivalents")],
+                "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
+                "the Parmigiano and Sicilian entries linked by vartrans:translatableAs"))
         frame.slot("dialects", "parmigiano+siciliano", "parmigiano", "Parmigiano")
         frame.tag(self.label, 0.9)
         frame.tag("TRANSLATION", 0.6)

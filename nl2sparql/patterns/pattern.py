@@ -88,6 +88,9 @@ class Pattern:
     named_cues: ClassVar[tuple[tuple[float, str], ...]] = ()
     #: Nouns of the facts this pattern tells about a word ("le definizioni di X"), as a regex.
     fact_nouns: ClassVar[str | None] = None
+    #: True when a shown column can also be required (build slot ``required``): "which nouns *have a*
+    #: definition" keeps only the nouns with one; "nouns *with their* definitions" keeps them all.
+    requirable: ClassVar[bool] = False
     #: The sense relations this pattern reads (:class:`~.reading.RelationKind`).
     relation_kinds: ClassVar[tuple] = ()
     #: Where a question mentions this pattern's word fact: facts are built in the order mentioned.

@@ -6,7 +6,7 @@ import random
 import re
 
 from ..sparql.model import IRI, Filter, Lit, Op, Triple
-from .base import Facts, Frame, frag
+from .base import Facts, Frame, frag, sg
 from .pattern import Pattern
 from .reading import HEADS, NUMBER, Text, reads
 from .vocab import MARL, POLARITY, SENTIMENT, local_name
@@ -22,6 +22,10 @@ CLASS_WORDS = (("Positive", r"positiv[aeio]|positive"), ("Negative", r"negativ[a
 THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|greater|higher|more|over|>=?|"
              rf"inferior\w*|minor\w*|piu bass\w*|sotto|below|less|lower|under|<=?)\s*(?:a|di|than|to|of|=)?\s*{NUMBER}")
 _BELOW = r"inferior|minor|piu bass|sotto|below|less|lower|under|<"
+
+
+#: A request for the Sentix value itself next to a polarity class ("con il loro punteggio", "with their score").
+SCORE_CUE = r"\b(?:punteggi[oi]|valor[ei] di polarita|scores?|polarity values?)\b"
 
 
 class Polarity(Pattern):
@@ -45,7 +49,8 @@ class Polarity(Pattern):
         (rf"(?<![«\"'])\b({POLARITY_WORDS})\b", 0.9),  # not a quoted lemma such as «sentimento»
         (r"\b(" + "|".join(words for _, words in CLASS_WORDS) + r")\b", 0.6),
     ]
-    slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False}
+    slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False,
+                   "polarity_value": False}
     fact_nouns = rf"polarita|polarity|{SENTIMENT}"
     mention_cue = POLARITY_CUE
 
@@ -74,12 +79,18 @@ class Polarity(Pattern):
         """A polarity question that names no class nor threshold asks for the polarity."""
         if text.asks(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
             slots.polarity_project = True
+        elif text.asks(SCORE_CUE):  # "gli aggettivi positivi con il loro punteggio": the value next to the class
+            slots.polarity_value = True
 
     def constraint_steps(self, slots) -> list[dict]:
         if slots.threshold is not None:
             sign = 1 if slots.threshold_op == ">" else -1
-            return [{"polarity": "Positive" if sign > 0 else "Negative", "threshold": sign * slots.threshold}]
-        return [{"polarity": slots.polarity}] if slots.polarity else []
+            step = {"polarity": "Positive" if sign > 0 else "Negative", "threshold": sign * slots.threshold}
+        elif slots.polarity:
+            step = {"polarity": slots.polarity}
+        else:
+            return []
+        return [{**step, "value": True} if slots.polarity_value else step]
 
     def projection_steps(self, slots) -> list[dict]:
         return [{}] if slots.polarity_project else []
@@ -97,56 +108,86 @@ class Polarity(Pattern):
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         name, threshold = slots.get("polarity"), slots.get("threshold")
+        if name is None and threshold is None:
+            return None  # shown next to the lemmas: it narrows nothing
         out = set()
         for lemma, rows in facts.by_lemma("sentix").items():
             for iri, value in rows:
                 if threshold is not None:
                     ok = float(value) > threshold if name == "Positive" else float(value) < -threshold
                 else:
-                    ok = name is None or iri == MARL + name
+                    ok = iri == MARL + name
                 if ok:
                     out.add(lemma)
         return out
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        entry, score = frame.fresh("sentixEntry"), frame.fresh("polarity")
-        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
         name = slots.get("polarity")
         if frame.shape == "word" or name is None:
-            cls, cls_label = frame.fresh("polarityClass"), frame.fresh("polarityLabel")
-            frame.where.add(Triple(entry, IRI.of("marl:hasPolarity"), cls),
-                            Triple(cls, IRI.of("rdfs:label"), cls_label),
-                            Triple(entry, IRI.of("marl:hasPolarityValue"), score))
-            frame.project(cls_label, score)
-            frame.fragments.append(frag("word_fact", ["la polarità secondo Sentix", "la polarità Sentix"],
-                                        ["the Sentix polarity", "the polarity according to Sentix"],
-                                        "la polarità (marl:hasPolarity, marl:hasPolarityValue) di Sentix",
-                                        "the Sentix polarity (marl:hasPolarity, marl:hasPolarityValue)"))
-            frame.tag(self.label, 0.9)
+            self._build_facet(frame)
             return
-        frame.where.add(Triple(entry, IRI.of("marl:hasPolarityValue"), score))
+        entry = frame.fresh("sentixEntry")
+        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
         threshold = slots.get("threshold")
         if threshold is not None:
+            score = frame.fresh("polarity")
             op, lit = (">", threshold) if name == "Positive" else ("<", -threshold)
             # marl:hasPolarity keeps the entry a Sentix one: ELITA entries carry marl:hasPolarityValue too
-            frame.where.add(Triple(entry, IRI.of("marl:hasPolarity"), frame.fresh("polarityClass")),
+            frame.where.add(Triple(entry, IRI.of("marl:hasPolarityValue"), score),
+                            Triple(entry, IRI.of("marl:hasPolarity"), frame.fresh("polarityClass")),
                             Filter(Op(op, (score, Lit(lit)))))
-            it = f"hanno una polarità Sentix {'superiore' if op == '>' else 'inferiore'} a {lit}"
-            en = f"have a Sentix polarity {'above' if op == '>' else 'below'} {lit}"
+            it_lit, en_lit = str(lit).replace(".", ","), str(lit)
+            it = f"hanno una polarità Sentix {'superiore' if op == '>' else 'inferiore'} a {it_lit}"
+            en = f"have a Sentix polarity {'above' if op == '>' else 'below'} {en_lit}"
             frame.fragments.append(frag("constraint", it, en,
-                                        f"con marl:hasPolarityValue {op} {lit} (Sentix)",
-                                        f"with marl:hasPolarityValue {op} {lit} (Sentix)"))
-            frame.slot("threshold", str(lit))
+                                        f"con una voce Sentix con marl:hasPolarityValue {op} {lit}",
+                                        f"with a Sentix entry with marl:hasPolarityValue {op} {lit}"))
+            frame.slot("threshold", str(lit), it_lit, en_lit)
         else:
             frame.where.add(Triple(entry, IRI.of("marl:hasPolarity"), IRI(MARL + name)))
+            if slots.get("value") and frame.shape == "list":
+                score = frame.fresh("polarity")
+                frame.where.add(Triple(entry, IRI.of("marl:hasPolarityValue"), score))
             it_adj, en_adj = POLARITY[name]
             frame.fragments.append(frag(
-                "constraint", [f"hanno polarità {it_adj} secondo Sentix", f"sono classificati come di polarità {it_adj} in Sentix"],
+                "constraint", [f"hanno polarità {it_adj} secondo Sentix", f"hanno una polarità {it_adj} in Sentix"],
                 [f"have {en_adj} polarity in Sentix", f"are rated {en_adj} by Sentix"],
-                f"con marl:hasPolarity marl:{name} (Sentix)", f"with marl:hasPolarity marl:{name} (Sentix)"))
+                f"con una voce Sentix con marl:hasPolarity marl:{name}",
+                f"with a Sentix entry with marl:hasPolarity marl:{name}"))
             frame.slot("polarity", name, it_adj, en_adj)
-        if frame.shape == "list":
+        if slots.get("value") and frame.shape == "list":  # the value the entry that meets the class has
             frame.project(score)
+        frame.tag(self.label, 0.9)
+
+    def _build_facet(self, frame: Frame) -> None:
+        """The Sentix polarity (class and value), shown next to the lemmas or told about a word, kept optional."""
+        facet = frame.facet()
+        entry, score = frame.fresh("sentixEntry"), frame.fresh("polarity")
+        cls, cls_label = frame.fresh("polarityClass"), frame.fresh("polarityLabel")
+        facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                        Triple(entry, IRI.of("marl:hasPolarity"), cls),
+                        Triple(cls, IRI.of("rdfs:label"), cls_label),
+                        Triple(entry, IRI.of("marl:hasPolarityValue"), score))
+        if frame.shape == "count":
+            frame.fragments.append(frag("constraint", ["hanno una polarità in Sentix", "sono valutat{a} da Sentix"],
+                                        ["have a polarity in Sentix", "are rated by Sentix"],
+                                        "con una voce Sentix (marl:hasPolarity)", "with a Sentix entry (marl:hasPolarity)"))
+        elif frame.shape == "word":
+            frame.show(facet, cls_label, "polarityLabels")
+            frame.show(facet, score, "polarityValues")
+            frame.fragments.append(frag("word_fact", [sg("la polarità secondo Sentix"), sg("la polarità Sentix")],
+                                        [sg("the Sentix polarity"), sg("the polarity according to Sentix")],
+                                        "la polarità Sentix (marl:hasPolarity, marl:hasPolarityValue)",
+                                        "the Sentix polarity (marl:hasPolarity, marl:hasPolarityValue)",
+                                        ask=(["Che polarità ha {w} secondo Sentix?"],
+                                             ["What polarity does Sentix give {w}?"])))
+        else:
+            frame.show(facet, cls_label, "polarityLabels")
+            frame.show(facet, score, "polarityValues")
+            frame.fragments.append(frag("projection", [sg("la loro polarità secondo Sentix"), sg("la polarità Sentix")],
+                                        [sg("their Sentix polarity"), sg("the polarity Sentix gives them")],
+                                        "la polarità Sentix (marl:hasPolarity, marl:hasPolarityValue)",
+                                        "the Sentix polarity (marl:hasPolarity, marl:hasPolarityValue)"))
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

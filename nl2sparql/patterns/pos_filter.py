@@ -90,27 +90,31 @@ class PosFilter(Pattern):
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         pos, gender = slots["pos"], slots.get("gender")
-        it_pl, en_pl, _ = POS[pos]
+        it_pl, en_pl, it_adj = POS[pos]
+        en_sg = en_pl[:-1]
         frame.where.add(Triple(frame.lemma, IRI.of("lila:hasPOS"), IRI(LILA + pos)))
         if gender:
             frame.where.add(Triple(frame.lemma, IRI.of("lila:hasGender"), IRI(LILA + gender)))
         it_head, en_head = it_pl, en_pl
-        it_tech = f"con lila:hasPOS lila:{pos} ({it_pl})"
-        en_tech = f"with lila:hasPOS lila:{pos} ({en_pl})"
+        it_ling, en_ling = f"lemmi {it_adj}", f"{en_sg} lemmas"
+        it_tech, en_tech = f"con lila:hasPOS lila:{pos}", f"with lila:hasPOS lila:{pos}"
         if gender:
             g_it, g_en = GENDER[gender]
             it_head, en_head = f"{it_pl} {g_it}", f"{g_en} {en_pl}"
+            it_ling, en_ling = f"{it_ling} {g_it}", f"{g_en} {en_ling}"
             it_tech += f" e lila:hasGender lila:{gender}"
             en_tech += f" and lila:hasGender lila:{gender}"
             frame.slot("gender", gender, g_it, g_en)
         frame.slot("pos", pos, it_pl, en_pl)
-        frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech))
+        frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech, ling=(it_ling, en_ling)))
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:
         if f.uses("lila:hasPOS") or f.uses_any("lila:hasGender"):
             return 0.9
-        if f.uses("lexinfo:partOfSpeech") or f.uses_any("lexinfo:noun", "lexinfo:verb", "lexinfo:adjective"):
+        # a CompL-it part of speech counts only as a filter (a constant), not as a projected column
+        pos_iri = IRI.of("lexinfo:partOfSpeech").value
+        if any(p == pos_iri and not o.startswith("?") for _, p, o in f.triple_list):
             return 0.6
         return 0.0
 

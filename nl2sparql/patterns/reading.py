@@ -142,7 +142,8 @@ class Slots:
     """
 
     GENERIC = {"question": "", "lang": "it", "word": None, "quoted": list, "iris": list, "limit": None,
-               "standalone": None, "order": dict, "notes": list, "concepts": list, "answer": dict}
+               "standalone": None, "order": dict, "notes": list, "concepts": list, "answer": dict,
+               "required": list}
 
     def __init__(self, fields: dict, **values):
         data = {name: default() if isinstance(default, type) else copy.copy(default)

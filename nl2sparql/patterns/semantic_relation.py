@@ -13,7 +13,7 @@ import re
 from ..namespaces import COMPLIT_SERVICE, PREFIXES
 from ..rules import Breach, Parsed, Rule
 from ..sparql.model import IRI, Path, Triple
-from .base import Facts, Frame, related_to_named, frag, quote
+from .base import Facts, Frame, frag, pl, quote, related_to_named
 from .reading import ARTICLE, VALUE, RelationKind, Text, reads
 from .relations import RelationPattern
 
@@ -139,11 +139,8 @@ class SemanticRelation(RelationPattern):
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         kind, target = slots["relation"], slots.get("target")
-        rows = facts.by_lemma(kind)
-        if not target:
-            return set(rows)
-        # the transitive closure is wider: no estimate
-        if slots.get("transitive"):
+        # a relation shown next to the lemmas narrows nothing; the transitive closure is wider: no estimate
+        if not target or slots.get("transitive"):
             return None
         return facts.lemmas_related_to(kind, target)
 
@@ -151,42 +148,55 @@ class SemanticRelation(RelationPattern):
         kind = slots["relation"]
         prop = IRI.of("lexinfo:hyponym" if kind == "hypernym" else "lexinfo:partMeronym")
         if frame.shape == "word" or not slots.get("target"):
-            sense, service = frame.sense()
-            other_sense, other_word = frame.fresh("relatedSense"), frame.fresh("relatedWord")
-            other_wr = frame.fresh("hypernym" if kind == "hypernym" else "whole")
-            service.add(Triple(sense, prop, other_sense), Triple(other_word, IRI.of("ontolex:sense"), other_sense))
-            form = frame.fresh("relatedForm")
-            service.add(Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
-                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
-            frame.project(other_wr)
-            if kind == "hypernym":
-                f = frag("word_fact", ["gli iperonimi", "le categorie più generali"], ["the hypernyms", "the broader terms"],
-                         "gli iperonimi (senso ?s con ?s lexinfo:hyponym ?generale)",
-                         "the hypernyms (?s lexinfo:hyponym ?general)")
-            else:
-                f = frag("word_fact", ["gli interi di cui fa parte", "gli olonimi"], ["the wholes it is part of", "the holonyms"],
-                         "gli olonimi (lexinfo:partMeronym dal senso alla parte intera)",
-                         "the holonyms (lexinfo:partMeronym from the part to the whole)")
-            frame.fragments.append(f)
-            frame.tag(self.label, 0.9)
+            self._build_facet(frame, kind, prop)
             return
         target, transitive = slots["target"], bool(slots.get("transitive"))
         related_to_named(frame, Path("+", (prop,)) if transitive else prop, target)
         qi, qe = quote("it", target), quote("en", target)
-        if kind == "hypernym":
-            extra_it = " (direttamente o indirettamente)" if transitive else ""
-            extra_en = " (directly or indirectly)" if transitive else ""
-            f = frag("constraint", [f"sono iponimi di {qi}{extra_it}", f"sono tipi di {qi}{extra_it}"],
-                     [f"are hyponyms of {qe}{extra_en}", f"are kinds of {qe}{extra_en}"],
-                     f"hanno un senso con lexinfo:hyponym{'+' if transitive else ''} verso un senso di {qi}",
-                     f"have a sense with lexinfo:hyponym{'+' if transitive else ''} to a sense of {qe}")
+        path = f"lexinfo:hyponym{'+' if transitive else ''}"
+        if kind == "hypernym" and transitive:
+            f = frag("constraint", [f"sono iponimi di {qi} a qualsiasi livello", f"sono tipi di {qi}, anche indiretti"],
+                     [f"are direct or indirect hyponyms of {qe}", f"are kinds of {qe} at any depth"],
+                     f"con un senso legato da {path} a un senso di {qi}",
+                     f"with a sense linked by {path} to a sense of {qe}")
+        elif kind == "hypernym":
+            f = frag("constraint", [f"sono iponimi di {qi}", f"sono tipi di {qi}"],
+                     [f"are hyponyms of {qe}", f"are kinds of {qe}"],
+                     f"con un senso legato da {path} a un senso di {qi}",
+                     f"with a sense linked by {path} to a sense of {qe}")
         else:
             f = frag("constraint", [f"sono parti di {qi}", f"indicano parti di {qi}"],
                      [f"are parts of {qe}", f"name parts of {qe}"],
-                     f"hanno un senso con lexinfo:partMeronym verso un senso di {qi}",
-                     f"have a sense with lexinfo:partMeronym to a sense of {qe}")
+                     f"con un senso legato da lexinfo:partMeronym a un senso di {qi}",
+                     f"with a sense linked by lexinfo:partMeronym to a sense of {qe}")
         frame.fragments.append(f)
         frame.slot("related_word", target)
+        frame.tag(self.label, 0.9)
+
+    def _build_facet(self, frame: Frame, kind: str, prop: IRI) -> None:
+        """The hypernyms (or wholes) of a word's senses, or of each listed lemma, kept optional."""
+        word, facet = frame.complit_facet()
+        sense, other_sense, other_word = frame.fresh("sense"), frame.fresh("relatedSense"), frame.fresh("relatedWord")
+        form, other_wr = frame.fresh("relatedForm"), frame.fresh("hypernym" if kind == "hypernym" else "whole")
+        facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense), Triple(sense, prop, other_sense),
+                        Triple(other_word, IRI.of("ontolex:sense"), other_sense),
+                        Triple(other_word, IRI.of("ontolex:canonicalForm"), form),
+                        Triple(form, IRI.of("ontolex:writtenRep"), other_wr))
+        frame.show(facet, other_wr, "hypernyms" if kind == "hypernym" else "wholes")
+        listed = frame.shape != "word"
+        if kind == "hypernym":
+            f = frag("projection" if listed else "word_fact",
+                     [pl("i loro iperonimi")] if listed else [pl("gli iperonimi"), pl("le categorie più generali")],
+                     [pl("their hypernyms")] if listed else [pl("the hypernyms"), pl("the broader terms")],
+                     "gli iperonimi (?senso lexinfo:hyponym ?generale)", "the hypernyms (?sense lexinfo:hyponym ?general)",
+                     ask=None if listed else (["Di che cosa è un tipo {w}?"], ["What is {w} a kind of?"]))
+        else:
+            f = frag("projection" if listed else "word_fact",
+                     [pl("gli interi di cui fanno parte")] if listed else [pl("gli olonimi")],
+                     [pl("the wholes they are part of")] if listed else [pl("the holonyms"), pl("the wholes it belongs to")],
+                     "gli olonimi (?parte lexinfo:partMeronym ?intero)", "the holonyms (?part lexinfo:partMeronym ?whole)",
+                     ask=None if listed else (["Di che cosa fa parte {w}?"], ["What is {w} a part of?"]))
+        frame.fragments.append(f)
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

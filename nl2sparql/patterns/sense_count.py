@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from ..namespaces import COMPLIT_SERVICE
-from ..sparql.model import Call, Lit, Op
-from .base import Facts, Frame, frag
+from ..sparql.model import IRI, Call, Lit, Op, Triple
+from .base import Facts, Frame, frag, sg
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, NUMBER, VALUE, Text, reads
 
@@ -102,19 +102,15 @@ class SenseCount(Pattern):
         return {} if shape == "word" else {"min_senses": rng.randint(2, n)}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
-        least = int(slots.get("min_senses") or 1)
+        if not slots.get("min_senses"):
+            return None  # shown next to the lemmas: it narrows nothing
+        least = int(slots["min_senses"])
         return {lemma for lemma, rows in facts.by_lemma("senses").items() if int(rows[0][0]) >= least}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        sense, _ = frame.sense()
-        count = frame.fresh("senses")
-        frame.projection.append((Call("COUNT", (sense,), distinct=True), count))
         frame.aggregate = True
-        if frame.shape == "word" or not slots.get("min_senses"):
-            frame.fragments.append(frag("word_fact", ["il numero di sensi", "quanti sensi ha"],
-                                        ["the number of senses", "how many senses it has"],
-                                        "il numero di ontolex:sense in CompL-it", "the number of CompL-it ontolex:sense"))
-        else:
+        if frame.shape != "word" and slots.get("min_senses"):
+            sense, _ = frame.sense()
             at_least = int(slots["min_senses"])
             frame.having.append(Op(">=", (Call("COUNT", (sense,), distinct=True), Lit(at_least))))
             frame.fragments.append(frag(
@@ -122,10 +118,30 @@ class SenseCount(Pattern):
                 [f"have at least {at_least} senses in CompL-it", f"have {at_least} or more meanings"],
                 f"con almeno {at_least} ontolex:sense in CompL-it", f"with at least {at_least} CompL-it ontolex:sense"))
             frame.slot("min_senses", str(at_least))
+            frame.tag(self.label, 0.9)
+            return
+        word, facet = frame.complit_facet()
+        sense = frame.fresh("sense")
+        facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense))
+        frame.projection.append((Call("COUNT", (sense,), distinct=True), frame.fresh("senses")))
+        if frame.shape == "word":
+            frame.fragments.append(frag("word_fact", sg("il numero di sensi"), sg("the number of senses"),
+                                        "il numero di ontolex:sense in CompL-it (COUNT DISTINCT)",
+                                        "the number of CompL-it ontolex:sense (COUNT DISTINCT)",
+                                        ask=(["Quanti sensi ha {w}?", "Quanti significati ha {w}?"],
+                                             ["How many senses does {w} have?", "How many meanings does {w} have?"]),
+                                        ling=(sg("il numero delle sue accezioni"), sg("the number of its senses"))))
+        else:
+            frame.fragments.append(frag("projection", sg("il numero dei loro sensi", True),
+                                        sg("the number of senses of each", True),
+                                        "il numero di ontolex:sense in CompL-it (COUNT DISTINCT)",
+                                        "the number of CompL-it ontolex:sense (COUNT DISTINCT)"))
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:
-        if f.uses_any("ontolex:sense") and "COUNT" in f.aggregates:
+        # a count of senses, not a count of lemmas that reach a sense relation
+        sense = IRI.of("ontolex:sense").value
+        if any(sense in f.object_of.get(v, set()) for v in f.aggregate_vars.get("COUNT", ())):
             return 0.9
         return 0.0
 

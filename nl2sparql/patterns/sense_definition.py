@@ -7,7 +7,7 @@ import re
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Call, Filter, Lit, Triple, lcase, str_
-from .base import Facts, Frame, frag, quote
+from .base import Facts, Frame, frag, pl, quote, sg
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, ok_word, reads
 
@@ -62,6 +62,7 @@ class SenseDefinition(Pattern):
         (15, rf"\b(?:define|definisci)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
     )
     fact_nouns = r"definizion[ei]|significat[oi]|definitions?|meanings?"
+    requirable = True
     mention_cue = DEFINITION_CUE
 
     @reads(50)
@@ -96,45 +97,68 @@ class SenseDefinition(Pattern):
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         keywords = [k for d in facts.by_lemma("definition")[lemma] for k in self._keywords(d[0])]
-        if shape in ("list", "count") and keywords and rng.random() < 0.45:
+        draw = rng.random()
+        if shape in ("list", "count") and keywords and draw < 0.45:
             return {"contains": rng.choice(sorted(set(keywords)))}
+        if shape == "list" and draw < 0.55:
+            return {"required": True}
         return {}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         rows = facts.by_lemma("definition")
         word = slots.get("contains")
-        if not word:
+        if slots.get("required"):
             return set(rows)
+        if not word:
+            return None  # shown next to the lemmas: it narrows nothing
         return {lemma for lemma, defs in rows.items() if any(word in d[0].lower() for d in defs)}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if frame.shape in ("list", "count") and slots.get("contains"):
+            self._build_contains(frame, slots["contains"])
+        elif frame.shape in ("list", "count") and (slots.get("required") or frame.shape == "count"):
+            sense, service = frame.sense()
+            service.add(Triple(sense, IRI.of("skos:definition"), frame.fresh("definition")))
+            frame.fragments.append(frag("constraint", ["hanno una definizione in CompL-it",
+                                                       "sono definit{a} in CompL-it"],
+                                        ["have a definition in CompL-it", "are defined in CompL-it"],
+                                        "con una skos:definition in CompL-it", "with a CompL-it skos:definition"))
+        else:
+            # every sense of the word, not only one that satisfies a constraint: a separate sense variable
+            word, facet = frame.complit_facet()
+            sense, definition = frame.fresh("sense"), frame.fresh("definition")
+            facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense),
+                            Triple(sense, IRI.of("skos:definition"), definition))
+            frame.show(facet, definition, "definitions")
+            if frame.shape == "word":
+                frame.fragments.append(frag(
+                    "word_fact", [sg("la definizione"), pl("le definizioni"), sg("il significato")],
+                    [sg("the definition"), pl("the definitions"), sg("the meaning")],
+                    "le skos:definition dei suoi sensi CompL-it", "the skos:definition of its CompL-it senses",
+                    ask=(["Che cosa significa {w}?", "Cosa vuol dire {w}?"],
+                         ["What does {w} mean?", "What is the meaning of {w}?"]),
+                    ling=([pl("le definizioni delle sue accezioni"), pl("le definizioni dei suoi sensi")],
+                          [pl("the definitions of its senses")])))
+            else:
+                frame.fragments.append(frag("projection", [pl("le loro definizioni"), pl("le definizioni in CompL-it")],
+                                            [pl("their definitions"), pl("their CompL-it definitions")],
+                                            "le skos:definition dei loro sensi CompL-it",
+                                            "the skos:definition of their CompL-it senses"))
+        frame.tag(self.label, 0.9)
+
+    def _build_contains(self, frame: Frame, word: str) -> None:
+        """Lemmas with a definition that contains ``word`` (a constraint on the shared sense)."""
         sense, service = frame.sense()
         definition = frame.fresh("definition")
-        service.add(Triple(sense, IRI.of("skos:definition"), definition))
-        frame.project(definition)
-        if frame.shape in ("list", "count") and slots.get("contains"):
-            word = slots["contains"]
-            service.add(Filter(Call("CONTAINS", (lcase(str_(definition)), Lit(word)))))
-            frame.fragments.append(frag(
-                "constraint", [f"hanno una definizione che contiene {quote('it', word)}",
-                               f"nella definizione citano {quote('it', word)}"],
-                [f"have a definition mentioning {quote('en', word)}", f"are defined with the word {quote('en', word)}"],
-                f"con skos:definition (CompL-it) che contiene {quote('it', word)}",
-                f"whose CompL-it skos:definition contains {quote('en', word)}"))
-            frame.slot("definition_word", word)
-            if frame.shape == "count":
-                frame.projection.remove(definition)
-        elif frame.shape == "word":
-            frame.fragments.append(frag("word_fact", ["la definizione", "il significato", "le definizioni"],
-                                        ["the definition", "the meaning", "the definitions"],
-                                        "le skos:definition dei sensi CompL-it", "the skos:definition of its CompL-it senses"))
-        else:
-            if frame.shape == "count":
-                frame.projection.remove(definition)
-            frame.fragments.append(frag("projection", ["la loro definizione", "la definizione in CompL-it"],
-                                        ["their definition", "their CompL-it definition"],
-                                        "la skos:definition del senso CompL-it", "the skos:definition of the CompL-it sense"))
-        frame.tag(self.label, 0.9)
+        service.add(Triple(sense, IRI.of("skos:definition"), definition),
+                    Filter(Call("CONTAINS", (lcase(str_(definition)), Lit(word)))))
+        frame.fragments.append(frag(
+            "constraint", [f"hanno una definizione che contiene {quote('it', word)}",
+                           f"nella definizione usano la parola {quote('it', word)}"],
+            [f"have a definition mentioning {quote('en', word)}", f"are defined with the word {quote('en', word)}"],
+            f"con una skos:definition (CompL-it) che contiene {quote('it', word)}",
+            f"with a CompL-it skos:definition containing {quote('en', word)}"))
+        frame.slot("definition_word", word)
 
     def sparql_weight(self, f) -> float:
         if f.uses("skos:definition"):

@@ -12,7 +12,7 @@ import random
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Triple
-from .base import Frame, frag
+from .base import Frame, frag, sg
 from .pattern import Pattern
 from .reading import Text, reads
 
@@ -54,15 +54,28 @@ class ServiceIntegration(Pattern):
     word_steps = projection_steps
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
-        word, service = frame.complit()
+        word, facet = frame.complit_facet()
         pos, label = frame.fresh("complitPos"), frame.fresh("complitPosLabel")
-        service.add(Triple(word, IRI.of("lexinfo:partOfSpeech"), pos), Triple(pos, IRI.of("rdfs:label"), label))
-        frame.project(label)
-        kind = "word_fact" if frame.shape == "word" else "projection"
-        frame.fragments.append(frag(kind, ["la parte del discorso registrata in CompL-it", "la categoria grammaticale in CompL-it"],
-                                    ["the part of speech recorded in CompL-it", "the CompL-it part of speech"],
-                                    "il lexinfo:partOfSpeech della ontolex:Word CompL-it collegata",
-                                    "the lexinfo:partOfSpeech of the linked CompL-it ontolex:Word"))
+        facet.group.add(Triple(word, IRI.of("lexinfo:partOfSpeech"), pos), Triple(pos, IRI.of("rdfs:label"), label))
+        frame.show(facet, label, "complitPosLabels")
+        if frame.shape == "word":
+            frame.fragments.append(frag("word_fact", [sg("la parte del discorso registrata in CompL-it"),
+                                                      sg("la categoria grammaticale in CompL-it")],
+                                        [sg("the part of speech recorded in CompL-it"), sg("the CompL-it part of speech")],
+                                        "il lexinfo:partOfSpeech della ontolex:Word CompL-it collegata",
+                                        "the lexinfo:partOfSpeech of the linked CompL-it ontolex:Word",
+                                        ask=(["Che parte del discorso è {w} in CompL-it?"],
+                                             ["What part of speech is {w} in CompL-it?"])))
+        elif frame.shape == "count":
+            frame.fragments.append(frag("constraint", "hanno una parte del discorso in CompL-it",
+                                        "have a part of speech in CompL-it",
+                                        "con una ontolex:Word CompL-it collegata con lexinfo:partOfSpeech",
+                                        "with a linked CompL-it ontolex:Word with lexinfo:partOfSpeech"))
+        else:
+            frame.fragments.append(frag("projection", [sg("la loro parte del discorso in CompL-it")],
+                                        [sg("their part of speech in CompL-it")],
+                                        "il lexinfo:partOfSpeech della ontolex:Word CompL-it collegata",
+                                        "the lexinfo:partOfSpeech of the linked CompL-it ontolex:Word"))
         frame.slot("service", "CompL-it", "CompL-it", "CompL-it")
         frame.tag(self.label, 0.9)
 

@@ -15,10 +15,10 @@ from ..namespaces import PREFIXES
 from ..rules import Breach, Parsed, Rule
 from ..rules.entries import side_of_entry
 from ..sparql.model import IRI, Lit, Triple, Values, Var
-from .base import Facts, Frame, frag, quote
+from .base import Facts, Frame, frag, quote, sg
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, ok_word, reads
-from .vocab import DIALECT, DIALECT_WORDS
+from .vocab import DIALECT, DIALECT_FORMS, DIALECT_WORDS
 
 #: Words that ask for a translation.
 TRANSLATE_WORDS = r"tradu\w*|translat\w*|come si dice|how do you say|equivalent\w*|corrispondent\w*"
@@ -69,8 +69,8 @@ TRANSLATION_DIRECTION = Rule(
            "?d vartrans:translatableAs ?it }")
 
 
-def add_translation(frame: Frame, dialect: str) -> Var:
-    """Add the glossary path to ``dialect`` for ``?lemma``; returns the dialect written-rep variable.
+def add_translation(frame: Frame, dialect: str, group=None) -> Var:
+    """Add the glossary path to ``dialect`` for ``?lemma`` (to ``group``, default the query); returns the dialect written-rep variable.
 
     Separate entry variables per resource (SCHEMA rule 2); direction always
     Italian entry → dialect entry (``vartrans:translatableAs``).
@@ -79,13 +79,21 @@ def add_translation(frame: Frame, dialect: str) -> Var:
     it_entry = frame.fresh(f"itEntry{en}")
     d_entry = frame.fresh(f"{dialect}Entry")
     d_lemma = frame.fresh(f"{dialect}Lemma")
-    d_wr = frame.fresh(dialect)
-    frame.where.add(Triple(it_entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
-                    Triple(it_entry, IRI.of("vartrans:translatableAs"), d_entry),
-                    Triple(d_entry, IRI.of("ontolex:canonicalForm"), d_lemma),
-                    Triple(d_lemma, IRI.of("dcterms:isPartOf"), IRI(bank)),
-                    Triple(d_lemma, IRI.of("ontolex:writtenRep"), d_wr))
+    d_wr = frame.fresh(en.lower())
+    (frame.where if group is None else group).add(
+        Triple(it_entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+        Triple(it_entry, IRI.of("vartrans:translatableAs"), d_entry),
+        Triple(d_entry, IRI.of("ontolex:canonicalForm"), d_lemma),
+        Triple(d_lemma, IRI.of("dcterms:isPartOf"), IRI(bank)),
+        Triple(d_lemma, IRI.of("ontolex:writtenRep"), d_wr))
     return d_wr
+
+
+def show_translation(frame: Frame, dialect: str) -> None:
+    """The ``dialect`` translation of ``?lemma`` as a facet (optional; required in a count)."""
+    facet = frame.facet()
+    en = DIALECT[dialect][1]
+    frame.show(facet, add_translation(frame, dialect, facet.group), f"{en.lower()}Translations")
 
 
 class Translation(Pattern):
@@ -117,6 +125,7 @@ class Translation(Pattern):
         (2, rf"\bhow (?:do|would|can) (?:you|i|we|one) say\s+(?:{NAMED_HEAD}\s+)?{VALUE}"),
     )
     fact_nouns = r"traduzion[ei]|equivalent[ei]|translations?|equivalents?"
+    requirable = True
     mention_cue = TRANSLATION_MENTION
 
     @reads(70)
@@ -154,32 +163,50 @@ class Translation(Pattern):
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         dialect = rng.choice([d for d in DIALECT if lemma in facts.by_lemma(f"translation_{d}")])
-        if shape == "list" and rng.random() < 0.2:
+        draw = rng.random()
+        if shape == "list" and draw < 0.2:
             return {"dialect": dialect, "target": rng.choice(facts.by_lemma(f"translation_{dialect}")[lemma])[0]}
+        if shape in ("list", "count") and draw < 0.35:
+            return {"dialect": dialect, "required": True}
         return {"dialect": dialect}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         if slots.get("target"):
             return facts.lemmas_related_to(f"translation_{slots['dialect']}", slots["target"])
-        return facts.lemmas(f"translation_{slots['dialect']}")
+        if slots.get("required"):
+            return facts.lemmas(f"translation_{slots['dialect']}")
+        return None  # shown next to the lemmas: it narrows nothing
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         dialect = slots["dialect"]
         it, en = DIALECT[dialect][0], DIALECT[dialect][1]
+        forms = DIALECT_FORMS[dialect]
         if slots.get("target") and frame.shape != "word":
             self._build_inverse(frame, dialect, slots["target"])
             return
-        frame.project(add_translation(frame, dialect))
         if frame.shape == "word":
-            frame.fragments.append(frag("word_fact", [f"la traduzione in {it}", f"l'equivalente {it}"],
-                                        [f"the {en} translation", f"the {en} equivalent"],
-                                        f"la traduzione {it} (vartrans:translatableAs)",
-                                        f"the {en} translation (vartrans:translatableAs)"))
+            show_translation(frame, dialect)
+            frame.fragments.append(frag(
+                "word_fact", [sg(f"la traduzione in {it}"), sg(f"l'equivalente {forms['ms']}")],
+                [sg(f"the {en} translation"), sg(f"the {en} equivalent")],
+                f"la voce {forms['fs']} collegata da vartrans:translatableAs",
+                f"the {en} entry linked by vartrans:translatableAs",
+                ask=([f"Come si dice {{w}} in {it}?", f"Come si traduce {{w}} in {it}?"],
+                     [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"])))
+        elif slots.get("required") or frame.shape == "count":
+            add_translation(frame, dialect)
+            frame.fragments.append(frag(
+                "constraint", [f"hanno una traduzione in {it}", f"hanno un equivalente {forms['ms']}"],
+                [f"have a {en} translation", f"have a {en} equivalent"],
+                f"con una voce {forms['fs']} collegata da vartrans:translatableAs",
+                f"with a {en} entry linked by vartrans:translatableAs"))
         else:
-            frame.fragments.append(frag("projection", [f"la loro traduzione in {it}", f"l'equivalente in {it}"],
-                                        [f"their {en} translation", f"the {en} equivalent"],
-                                        f"la voce {it} collegata con vartrans:translatableAs",
-                                        f"the {en} entry linked by vartrans:translatableAs"))
+            show_translation(frame, dialect)
+            frame.fragments.append(frag(
+                "projection", [sg(f"la loro traduzione in {it}"), sg(f"l'equivalente {forms['ms']}")],
+                [sg(f"their {en} translation"), sg(f"the {en} equivalent")],
+                f"la voce {forms['fs']} collegata da vartrans:translatableAs",
+                f"the {en} entry linked by vartrans:translatableAs"))
         frame.slot("dialect", dialect, it, en)
         frame.tag(self.label, 0.9)
 
@@ -189,12 +216,13 @@ class Translation(Pattern):
         d_wr = add_translation(frame, dialect)
         frame.where.elements.insert(0, Values(d_wr, [Lit(target, lang=tag)]))
         qi, qe = quote("it", target), quote("en", target)
+        forms = DIALECT_FORMS[dialect]
         frame.fragments.append(frag("constraint", [f"si traducono in {it} con {qi}", f"in {it} si dicono {qi}",
                                                    f"hanno {qi} come traduzione in {it}"],
                                     [f"are translated into {en} as {qe}", f"are {qe} in {en}",
                                      f"have {qe} as their {en} translation"],
-                                    f"la cui voce {it} collegata con vartrans:translatableAs ha ontolex:writtenRep {qi}",
-                                    f"whose {en} entry linked by vartrans:translatableAs has ontolex:writtenRep {qe}"))
+                                    f"con una voce {forms['fs']} (vartrans:translatableAs) con ontolex:writtenRep {qi}",
+                                    f"with a {en} entry (vartrans:translatableAs) with ontolex:writtenRep {qe}"))
         frame.slot("dialect", dialect, it, en)
         frame.slot("target", target)
         frame.tag(self.label, 0.9)

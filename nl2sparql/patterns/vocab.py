@@ -65,6 +65,13 @@ DIALECT = {
     "parmigiano": ("parmigiano", "Parmigiano", PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, "roa"),
 }
 
+#: Dialect key → the Italian adjective's forms (masculine/feminine, singular/plural), for agreement:
+#: «la traduzione siciliana», «gli equivalenti siciliani».
+DIALECT_FORMS = {
+    "siciliano": {"ms": "siciliano", "fs": "siciliana", "mp": "siciliani", "fp": "siciliane"},
+    "parmigiano": {"ms": "parmigiano", "fs": "parmigiana", "mp": "parmigiani", "fp": "parmigiane"},
+}
+
 
 #: "sentimento", "sentiment": a word's feelings, read both as its emotions (ELITA) and as its polarity (Sentix).
 SENTIMENT = r"sentiment\w*"

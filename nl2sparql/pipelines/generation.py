@@ -1,4 +1,4 @@
-"""The generation pipeline: sample → compose → execute → phrase → tag → dedup → grade → write.
+"""The generation pipeline: sample → compose → execute → phrase → tag → check → dedup → round trip → grade → write.
 
 ``GenerationPipeline`` wires the operators with their keys, checks the keys
 before anything runs, keeps a manifest per run (operator, parameters, seed,
@@ -28,6 +28,9 @@ from ..errors import ConfigError, DataError
 from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
+from ..operators.quality import QualityCheck
+from ..operators.round_trip import RoundTripCheck
+from ..translate.offline import OfflineTranslator
 from ..patterns import LABELS
 from .storage import OutputLock, StepStorage, atomic_write_text, check_output_path
 
@@ -114,7 +117,11 @@ UNIT_DRAW_SPAN = 10 ** 9
 
 def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None,
                   shared: dict | None = None) -> list[Step]:
-    """The template chain: sample → compose → execute → phrase → tag → dedup → grade → write.
+    """The template chain: sample → compose → execute → phrase → tag → check → dedup → round trip → grade → write.
+
+    The quality check rejects any item with a defective question or gold (:mod:`~nl2sparql.operators.defects`);
+    the round trip translates both generic questions with the offline translator (no examples, so the
+    pool's own items never help) and records per item whether the answer is the gold's; the grade uses it.
 
     The LLM layer (:mod:`.llm_steps`) starts from this list and inserts its operators.
     For a unit of a sharded run (``config.unit``) the composer draws from the unit's own range and
@@ -142,7 +149,11 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
         Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
              {"input_key": "fragments", "output_key": "nl"}),
         Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
+        Step(QualityCheck(progress=progress("quality check")), {"input_key": "sparql"}),
         Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
+        Step(RoundTripCheck({"timeout": c.timeout, "also": ["nl_en"], "quick": True}, kb=kb, predictor=OfflineTranslator(),
+                            progress=progress("round trip")),
+             {"input_key": "sparql", "question_key": "nl", "output_key": "round_trip"}),
         Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
         Step(PoolWriter(write, progress=progress("pool writer")), {"input_key": "sparql"}),
     ]

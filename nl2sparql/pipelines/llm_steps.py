@@ -9,7 +9,8 @@ and, following the flags in ``RunConfig.extra`` (``llm``, ``judge``,
 * the LLM question generator after the template question generator (it
   phrases the LLM-written queries, which have no template fragments);
 * the correspondence judge after the deduplicator;
-* the round-trip check after that (optional; annotates by default).
+* with ``round_trip``, the template chain's round-trip check uses the full translator (with its
+  examples) instead of the bare offline one, and rejects failures with ``round_trip_reject``.
 
 The pool writer is replaced by one that also records, per item, the
 generator (``llm`` | ``template``), the judge's verdict and the round trip
@@ -88,11 +89,11 @@ def llm_steps(config: RunConfig, kb, client=None, progress: ProgressFactory | No
                     {"retries": int(flags.get("judge_retries", 2)), "seed": c.seed, "limit": c.target},
                     client=client, progress=_named("judge")),
                     {"input_key": "sparql", "question_key": "nl", "output_key": "judge"}))
-            if flags.get("round_trip"):
-                out.append(Step(RoundTripCheck(
-                    {"reject": bool(flags.get("round_trip_reject", False)), "timeout": c.timeout},
-                    kb=kb, predictor=predictor, progress=_named("round trip")),
-                    {"input_key": "sparql", "question_key": "nl", "output_key": "round_trip"}))
+        elif isinstance(op, RoundTripCheck) and flags.get("round_trip"):
+            # --round-trip: the full translator (with its examples), and rejection when asked
+            out[-1] = Step(RoundTripCheck(
+                {**op.config, "reject": bool(flags.get("round_trip_reject", False))},
+                kb=kb, predictor=predictor, progress=op.progress), step.keys)
     if progress is not None:
         for step in out:
             step.operator.progress = progress(step.operator.progress.step_name)

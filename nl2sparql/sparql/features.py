@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..namespaces import PREFIXES
-from .lexer import declared_prefixes, tokenize
+from .lexer import closing, declared_prefixes, tokenize
 
 AGGREGATES = {"COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "SAMPLE"}
 STRING_FUNCTIONS = {"STRSTARTS", "STRENDS", "CONTAINS", "REGEX", "STRLEN", "SUBSTR", "LCASE", "UCASE",
@@ -44,6 +44,8 @@ class Features:
     string_calls: list[tuple[str, str, str]] = field(default_factory=list)
     #: (subject, predicate IRI, object) token texts of the triples read
     triple_list: list[tuple[str, str, str]] = field(default_factory=list)
+    #: aggregate name → the variables inside its parentheses (``COUNT(DISTINCT ?sense)``: ``{"COUNT": {"sense"}}``)
+    aggregate_vars: dict[str, set[str]] = field(default_factory=dict)
 
     def uses(self, curie_or_iri: str) -> bool:
         """True when the IRI (or ``prefix:local``) occurs anywhere."""
@@ -104,8 +106,17 @@ def _scan_triples(tokens, prefixes, f: Features) -> None:
     """Approximate triple reading: which predicates bind each object variable."""
     subject = predicate = None
     position = "s"
+    skip_until = -1
     for i, tok in enumerate(tokens):
+        if i <= skip_until:
+            continue
         text = tok.text
+        if tok.kind == "word" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            # FILTER(...), BIND(...), a function call: no triple inside, and the next triple starts afresh
+            skip_until = closing(tokens, i + 1) or len(tokens)
+            subject = predicate = None
+            position = "s"
+            continue
         if text in ("{", "}") or (tok.kind == "word" and tok.upper not in ("A",)):
             subject = predicate = None
             position = "s"
@@ -131,6 +142,19 @@ def _scan_triples(tokens, prefixes, f: Features) -> None:
                 if subject is not None and predicate:
                     f.triple_list.append((subject.text, predicate, tok.text))
                 position = "o"
+
+
+def _vars_in_parentheses(tokens, start: int) -> set[str]:
+    """The variables between the parenthesis at ``start`` and the one that closes it."""
+    depth, found = 0, set()
+    for t in tokens[start:]:
+        depth += t.text == "("
+        depth -= t.text == ")"
+        if t.kind == "var":
+            found.add(t.text[1:])
+        if depth == 0:
+            break
+    return found
 
 
 def _scan_string_calls(tokens, f: Features) -> None:
@@ -176,6 +200,7 @@ def analyze(query: str) -> Features:
                 pending_graph = True
             elif up in AGGREGATES and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 f.aggregates.add(up)
+                f.aggregate_vars.setdefault(up, set()).update(_vars_in_parentheses(tokens, i + 1))
             elif up == "FILTER":
                 f.filters += 1
             elif up == "BY" and prev is not None:

@@ -146,7 +146,11 @@ def _count_fallback(slots: Slots, prior: float) -> Plan:
 
 
 def _list_plan(slots: Slots, constraints: list, prior: float) -> Plan:
-    steps = constraints + _steps(slots, "projection")
+    shown = _steps(slots, "projection")
+    # "which nouns have a definition": a fact the lemmas must have is a constraint, not a column
+    constraints = constraints + [(label, {**step, "required": True}) for label, step in shown
+                                 if label in slots.required]
+    steps = constraints + [(label, step) for label, step in shown if label not in slots.required]
     plan = Plan("list", steps, limit=slots.limit, scopes=_scopes(slots, "list"), prior=prior,
                 constraints=len(constraints), answer=dict(slots.answer))
     if not steps:

@@ -75,7 +75,7 @@ def _fields() -> dict:
 def _readers() -> list:
     """Every reader, generic and the patterns', by stage (ties: generic first, then catalogue order)."""
     generic = [(10, _iris), (12, _quoted), (20, _limit), (60, _relations), (80, _named_word),
-               (110, _start_requests), (118, _answer), (140, _fact_order)]
+               (110, _start_requests), (118, _answer), (119, _required), (140, _fact_order)]
     found = [(stage, -1, i, read) for i, (stage, read) in enumerate(generic)]
     for rank, pattern in enumerate(CATALOGUE.values()):
         found += [(stage, rank, i, read) for i, (stage, read) in enumerate(pattern.readers())]
@@ -151,6 +151,22 @@ def _answer(text: Text, slots: Slots) -> None:
     """What the answer must show beyond the catalogue's default columns: the lemma IRIs, when asked for."""
     if text.asks(ASKS_IRI):
         slots.answer["lemma_iri"] = True
+
+
+#: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
+HAVE_A = (r"(?<!non )(?<!not )\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
+          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
+
+
+def _required(text: Text, slots: Slots) -> None:
+    """The facts the lemmas must have ("quali sostantivi hanno una definizione"), not only show.
+
+    Read on the whole question (values read so far are masked in ``text``; "with a Sicilian but no
+    Parmigiano translation" still requires the Sicilian one)."""
+    folded = fold_same_length(slots.question)
+    for label, pattern in CATALOGUE.items():
+        if pattern.requirable and pattern.fact_nouns and re.search(HAVE_A.format(nouns=pattern.fact_nouns), folded):
+            slots.required.append(label)
 
 
 def _fact_order(text: Text, slots: Slots) -> None:
