@@ -45,7 +45,9 @@ def write_question(request: dict) -> str:
     user = request["messages"][-1]["content"]
     query = re.search(r"```sparql\n(.*?)```", user, re.DOTALL).group(1)
     tag = hashlib.sha1(query.encode()).hexdigest()[:6]
-    return f"Quali lemmi risponde la query {tag}?" if "in Italian" in user else f"Which lemmas does query {tag} return?"
+    term = " (lila:Lemma)" if "linked-data expert" in user else ""  # that persona names the classes, as asked
+    return f"Quali lemmi{term} risponde la query {tag}?" if "in Italian" in user else \
+        f"Which lemmas{term} does query {tag} return?"
 
 
 def script(server) -> None:
@@ -95,7 +97,7 @@ def test_full_run_with_llm_and_judge(tmp_path, fake_llm, clean_env):
     assert FAKE_KEY not in manifest_path.read_text()
     operators = [s["operator"] for s in manifest["steps"]]
     assert operators == ["SchemaSampler", "PatternComposer", "LLMSparqlGenerator", "ExecutionFilter",
-                         "QuestionGenerator", "LLMQuestionGenerator", "PatternTagger", "Deduplicator",
+                         "QuestionGenerator", "LLMQuestionGenerator", "PatternTagger", "QualityCheck", "Deduplicator",
                          "CorrespondenceJudge", "DifficultyClassifier", "ProvenancePoolWriter"]
     assert manifest["rejected"]["parse"] >= 1  # the scripted garbage query
     llm = manifest["llm"]
@@ -135,7 +137,9 @@ def test_step_wiring_follows_the_flags(sample_kb):
     assert "LLMSparqlGenerator" not in names(round_trip=True)
     assert names(round_trip=True)[-4:] == ["Deduplicator", "RoundTripCheck", "DifficultyClassifier",
                                            "ProvenancePoolWriter"]
-    assert names(judge=True)[6:8] == ["CorrespondenceJudge", "DifficultyClassifier"]
+    judged = names(judge=True)
+    assert judged[judged.index("Deduplicator") + 1:][:2] == ["CorrespondenceJudge", "DifficultyClassifier"]
+    assert "RoundTripCheck" not in judged  # the round trip is opt-in
     full = names(llm=True, judge=True, round_trip=True)
     assert full.index("LLMSparqlGenerator") == full.index("PatternComposer") + 1
     assert full.index("LLMQuestionGenerator") == full.index("QuestionGenerator") + 1
@@ -171,10 +175,11 @@ def test_round_trip_with_the_offline_translator(tmp_path, sample_kb):
                        extra={"round_trip": True})
     manifest = build_pipeline(config, sample_kb).run()
     pool = read_jsonl(tmp_path / "rt.jsonl")
-    assert len(pool) == 4 and "round_trip_failed" not in manifest["rejected"]
+    assert len(pool) == 4 and "round_trip_failed" not in manifest["rejected"].items()
     for item in pool:
         trip = item["provenance"]["round_trip"]
-        assert set(trip) == {"strict", "relaxed", "f1", "error"} and isinstance(trip["strict"], bool)
+        assert {"strict", "relaxed", "f1", "error"} <= set(trip) and isinstance(trip["strict"], bool)
+        assert set(trip["nl"]) == set(trip["nl_en"]) == {"strict", "relaxed", "f1", "error"}  # one per language
         assert 0.0 <= trip["f1"] <= 1.0 and (trip["error"] is None) == trip["strict"]
 
 
@@ -191,5 +196,6 @@ def test_round_trip_annotates_the_pool(tmp_path, sample_kb):
     pool = read_jsonl(tmp_path / "rt.jsonl")
     assert len(pool) == 6 and manifest["finished"]
     for item in pool:  # annotate only: nothing was rejected though every prediction is missing
-        assert item["provenance"]["round_trip"] == {"strict": False, "relaxed": False, "f1": 0.0, "error": "missing"}
+        missing = {"strict": False, "relaxed": False, "f1": 0.0, "error": "missing"}
+        assert item["provenance"]["round_trip"] == {**missing, "nl": missing, "nl_en": missing}
         assert item["provenance"]["generator"] == "template"

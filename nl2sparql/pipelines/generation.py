@@ -1,4 +1,4 @@
-"""The generation pipeline: sample → compose → execute → phrase → tag → check → dedup → round trip → grade → write.
+"""The generation pipeline: sample → compose → execute → phrase → tag → check → dedup → (round trip) → grade → write.
 
 ``GenerationPipeline`` wires the operators with their keys, checks the keys
 before anything runs, keeps a manifest per run (operator, parameters, seed,
@@ -117,11 +117,12 @@ UNIT_DRAW_SPAN = 10 ** 9
 
 def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None,
                   shared: dict | None = None) -> list[Step]:
-    """The template chain: sample → compose → execute → phrase → tag → check → dedup → round trip → grade → write.
+    """The template chain: sample → compose → execute → phrase → tag → check → dedup → (round trip) → grade → write.
 
     The quality check rejects any item with a defective question or gold (:mod:`~nl2sparql.operators.defects`);
-    the round trip translates both generic questions with the offline translator (no examples, so the
-    pool's own items never help) and records per item whether the answer is the gold's; the grade uses it.
+    with ``--round-trip`` (``extra['round_trip']``) a round-trip check translates both generic questions
+    back and records per item whether the answer is the gold's, and the grade uses it (here the bare
+    offline translator; the LLM layer's build gives it the full translator and optional rejection).
 
     The LLM layer (:mod:`.llm_steps`) starts from this list and inserts its operators.
     For a unit of a sharded run (``config.unit``) the composer draws from the unit's own range and
@@ -136,7 +137,7 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
     if c.unit is not None:
         compose["first_draw"] = c.unit * UNIT_DRAW_SPAN
         write.update(target=c.enough_kept, id_prefix=f"gen-s{c.seed}-u{c.unit:04d}")
-    return [
+    steps = [
         Step(SchemaSampler({"timeout": max(60.0, c.timeout * 10), "threads": c.threads}, kb=kb,
                            progress=progress("schema sampler")),
              {"output_key": "fact"}),
@@ -151,12 +152,16 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
         Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
         Step(QualityCheck(progress=progress("quality check")), {"input_key": "sparql"}),
         Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
-        Step(RoundTripCheck({"timeout": c.timeout, "also": ["nl_en"], "quick": True}, kb=kb, predictor=OfflineTranslator(),
-                            progress=progress("round trip")),
-             {"input_key": "sparql", "question_key": "nl", "output_key": "round_trip"}),
         Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
         Step(PoolWriter(write, progress=progress("pool writer")), {"input_key": "sparql"}),
     ]
+    if c.extra.get("round_trip"):
+        # opt-in (--round-trip): cheap on the sample, minutes at mirror scale, and a prediction that runs
+        # out of time on a loaded machine would make the pool depend on the machine's speed
+        steps.insert(-2, Step(RoundTripCheck({"timeout": c.timeout, "also": ["nl_en"], "quick": True}, kb=kb,
+                                             predictor=OfflineTranslator(), progress=progress("round trip")),
+                              {"input_key": "sparql", "question_key": "nl", "output_key": "round_trip"}))
+    return steps
 
 
 class GenerationPipeline:
