@@ -66,11 +66,11 @@ def test_translate_shows_sparql_patterns_slots_checks_and_rows(ctx):
     assert list(patterns["pattern"]) == ["EMOTION_LEXICON", "POS_FILTER"]
     assert "Paura" in text_of(slots) and "noun" in text_of(slots) and "How the query was built" in text_of(slots)
     assert "No LiITA rule is broken" in text_of(checks)
-    assert list(table.columns) == ["?lemma", "?wr"] and "angoscia" in set(table["?wr"])
+    assert list(table.columns) == ["?wr"] and "angoscia" in set(table["?wr"])
     assert re.search(r"\d+ rows in", text_of(caption))
     with open(csv_path, encoding="utf-8") as fh:
         written = list(csv.reader(fh))
-    assert written[0] == ["lemma", "wr"] and len(written) - 1 == len(table)
+    assert written[0] == ["wr"] and len(written) - 1 == len(table)
     bindings = json.loads(Path(json_path).read_text(encoding="utf-8"))["results"]["bindings"]
     assert {b["wr"]["value"] for b in bindings} == set(table["?wr"])
     assert len(similar) >= 1 and list(similar.columns) == translate_tab.SIMILAR_COLUMNS
