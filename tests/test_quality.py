@@ -43,6 +43,13 @@ SHIPPED = REPO / "nl2sparql" / "data" / "pools" / "sample_pool.jsonl"
      ("ungrammatical", "question_as_statement")),
     ("Mostrami quanti sensi ha di «stella».", "it", "generic", ("ungrammatical", "fact_clause_of")),
     ("Quali parole hanno il suffisso «ia»?", "it", "generic", ("other", "suffix_for_string")),
+    ("Quali sostantivi evocano sorpresa ed evocano sia sorpresa sia aspettativa?", "it", "generic",
+     ("asks_twice", "repeated_value")),
+    ("Which nouns convey surprise and are associated with both surprise and anticipation?", "en", "linguist",
+     ("asks_twice", "repeated_value")),
+    ("Quali sostantivi esprimono valenza ed evocano sia valenza sia tristezza?", "it", "generic",
+     ("asks_twice", "repeated_in_pair")),
+    ("Quali sinonimi ha «casa»? E quali antonimi ha «casa»", "it", "generic", ("asks_twice", "repeated_value")),
 ])
 def test_each_known_defect_is_found(text, lang, persona, expected):
     assert expected in question_defects(text, lang, persona)
@@ -53,6 +60,11 @@ def test_each_known_defect_is_found(text, lang, persona, expected):
     ("Quali sono la polarità secondo Sentix e le emozioni di «ragno»?", "it", "generic"),
     ("What are the Sentix polarity and the emotions of \"ragno\"?", "en", "generic"),
     ("Quali parole hanno il suffisso «-zione»?", "it", "generic"),
+    ("Quali sostantivi esprimono sia sorpresa sia aspettativa?", "it", "generic"),
+    ("Which words are associated with the emotion joy and are kinds of \"gioia\"?", "en", "generic"),
+    ("Quali parole sono associate all'emozione «gioia» e sono tipi di «gioia»?", "it", "generic"),
+    ("Seleziona i lila:Lemma con voci ELITA per ciascuna emozione (elita:HasEmotion elita:Gioia e elita:HasEmotion "
+     "elita:Sorpresa), cioè che esprimono sia gioia sia sorpresa.", "it", "linked_data_expert"),
     ("Seleziona ogni lila:Lemma con lila:hasPOS lila:noun, insieme al suo ontolex:writtenRep.", "it",
      "linked_data_expert"),
 ])
@@ -163,6 +175,17 @@ def test_a_1000_item_sample_pool_has_no_defect(sample_kb):
     items = composed_pool(sample_kb, seed=41, size=1000)
     assert len(items) == 1000
     assert_no_defect(items)
+
+
+def test_an_emotion_pair_after_an_emotion_names_each_emotion_once(sample_kb):
+    """EMOTION_LEXICON + INTERSECTION: the one-emotion phrase gives way to «sia X sia Y» / "both X and Y"."""
+    items = [i for i in composed_pool(sample_kb, seed=15, size=400) if "INTERSECTION" in i["patterns"]]
+    assert len(items) >= 5
+    for item in items:
+        for lang, key in (("it", "nl_variants"), ("en", "nl_en_variants")):
+            for persona, text in item[key].items():
+                assert not [d for d in question_defects(text, lang, persona) if d[0] == "asks_twice"], text
+        assert " sia " in item["nl_variants"]["generic"] and "both " in item["nl_en_variants"]["generic"]
 
 
 def test_the_shipped_sample_pool_has_no_defect():

@@ -18,9 +18,11 @@ The checks read the text and the query only, so they also check items written by
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Iterable
 
 from ..patterns.morpho_regex import PREFIXES, SUFFIXES
+from ..patterns.vocab import EMOTION
 from ..sparql.features import analyze
 from ..sparql.lexer import apply_edits, closing, tokenize
 
@@ -34,6 +36,10 @@ _TEXT_RULES: list[tuple[str, str, str, re.Pattern]] = [(c, k, langs, re.compile(
     ("filler", "ped_filler_sentence", "it en",
      r"Per rispondere si collegano|Answering it links|alle risorse che li descrivono"),
     ("asks_twice", "ped_count_twice", "it en", r"(?i)quant[ie]\b[^?]*: quanti sono in tutto|how many\b[^?]*: how many"),
+    # a value named on its own and again in «sia X sia Y» / "both X and Y" (any value, not only the known emotions;
+    # a quoted lemma or a prefixed name is another thing)
+    ("asks_twice", "repeated_in_pair", "it en",
+     r"(?i)(?<![:\w«\"])(\w{3,})\b[^.?!]*\b(?:sia|both) (?:\w+ (?:sia|and) )?\1\b"),
     ("asks_twice", "order_twice", "it en", r"ordine alfabetico.*ordine alfabetico|alphabetical order.*alphabetical order"),
     ("ungrammatical", "stacked_parentheses", "it en", r"\)\s*\("),
     ("ungrammatical", "ld_verb_without_relative", "it en",
@@ -78,6 +84,12 @@ _INTERROGATIVE = re.compile(
     r"Who|Where|Can you|Could you|Do you|Does|Is|Are)\b")
 #: A list question that asks to show something next to the lemmas (for items without their fragments).
 _ASKS_COLUMNS = re.compile(r"Mostra anche|Also show|, con |, with |\bcon (?:la|le|il|i|gli|l')\b|\bwith (?:their|the)\b")
+#: The content values a question names: an emotion (not a prefixed name's ``elita:Paura``) or a quoted value;
+#: naming one twice asks for it twice.
+_VALUES = {lang: re.compile(rf"(?i)\b(?:emozione|emotion) «(?P<e1>{names})»|(?<![:\w])(?P<e2>{names})\b"
+                            r"|«(?P<q1>[^»]+)»|\"(?P<q2>[^\"]+)\"")
+           for lang, names in (("it", "|".join(w for w, _ in EMOTION.values())),
+                               ("en", "|".join(w for _, w in EMOTION.values())))}
 _AFFIX_WORDING = re.compile(r"(?P<kind>suffisso|suffix|prefisso|prefix)\s+[«\"]-?(?P<affix>[^»\"]+?)-?[»\"]")
 
 
@@ -87,6 +99,11 @@ def question_defects(text: str, lang: str, persona: str) -> list[tuple[str, str]
     for sentence in re.split(r"(?<=[.?!])(?<!i\.e\.)(?<!e\.g\.)\s+", text.strip()):
         if _INTERROGATIVE.match(sentence) and sentence.endswith("."):
             found.append(("ungrammatical", "question_as_statement"))
+    # the lemma «gioia» and the emotion joy are two things with one string
+    values = Counter(("emotion" if m["e1"] or m["e2"] else "quoted", next(v for v in m.groups() if v).lower())
+                     for m in _VALUES[lang].finditer(text))
+    if any(n > 1 for n in values.values()):
+        found.append(("asks_twice", "repeated_value"))
     if text.count("?") > 1 and persona != TECH_PERSONA:
         found.append(("asks_twice", "two_questions"))
     for m in _AFFIX_WORDING.finditer(text):
