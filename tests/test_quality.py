@@ -100,6 +100,33 @@ def test_gold_checks_find_hidden_filters_and_bad_tags():
             ("wrong_tag", "pos_filter_on_a_projected_pos")} <= set(found)
 
 
+ABSENT_TRANSLATION = """PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>
+PREFIX elita: <http://w3id.org/elita/>
+PREFIX vartrans: <http://www.w3.org/ns/lemon/vartrans#>
+PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
+SELECT DISTINCT ?wr WHERE {
+  ?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura .
+  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .
+  MINUS { ?t ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?d . }
+} ORDER BY ?wr"""
+
+
+@pytest.mark.parametrize("sparql", [ABSENT_TRANSLATION, ABSENT_TRANSLATION.replace(
+    "MINUS { ?t", "FILTER NOT EXISTS { ?t")])
+def test_a_resource_read_only_inside_a_negation_is_tagged_presence(sparql):
+    from nl2sparql.patterns.tagger import tag_query
+
+    tags = tag_query(sparql)
+    assert tags["PRESENCE"] >= 0.5 and tags["EMOTION_LEXICON"] >= 0.5
+    assert tags.get("TRANSLATION", 0) < 0.5, tags
+    assert ("wrong_tag", "label_for_a_negated_resource") in gold_defects(sparql, "list", ["head"], {
+        **tags, "TRANSLATION": 0.9})
+    assert not [d for d in gold_defects(sparql, "list", ["head"], tags) if d[0] == "wrong_tag"]
+    # read outside the negation as well: a translation it is
+    both = sparql.replace("?lemma a lila:Lemma ;", "?s vartrans:translatableAs ?x . ?lemma a lila:Lemma ;")
+    assert tag_query(both)["TRANSLATION"] >= 0.5
+
+
 # -- facet semantics on the sample -------------------------------------------------------------------
 def run(kb, shape, steps, word=None, lemma_iri=True):
     frame = start_frame(shape, word)

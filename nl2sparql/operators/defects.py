@@ -9,7 +9,7 @@ The classes are those of the question audit (``bench/audit/PROTOCOL.md``):
 * gold queries: ``facet_filters`` (a column shown next to the lemmas that is not ``OPTIONAL``, so it
   drops the lemmas that lack it), ``extra_column`` (a column the question does not ask for),
   ``cross_product`` (two multi-valued columns not aggregated), ``idle_graph``, ``unused_triples``,
-  ``wrong_tag``.
+  ``wrong_tag`` (among them a resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``).
 
 Each defect is ``(class, key)``: the key names the template or the rule (the audit's ``pattern``).
 The checks read the text and the query only, so they also check items written by hand or by an LLM.
@@ -21,10 +21,11 @@ import re
 from collections import Counter
 from typing import Iterable
 
+from ..patterns.catalogue import CATALOGUE
 from ..patterns.morpho_regex import PREFIXES, SUFFIXES
 from ..patterns.vocab import EMOTION
-from ..sparql.features import analyze
-from ..sparql.lexer import apply_edits, closing, tokenize
+from ..sparql.features import analyze, without_negations
+from ..sparql.lexer import tokenize
 
 TECH_PERSONA = "linked_data_expert"
 
@@ -200,18 +201,6 @@ def _optional_only(tokens, where: int) -> dict[str, bool]:
     return seen
 
 
-def _without_negations(sparql: str) -> str:
-    """The query without its ``NOT EXISTS`` and ``MINUS`` groups (what they read confines nothing)."""
-    tokens = tokenize(sparql)
-    edits = []
-    for i, t in enumerate(tokens[:-1]):
-        if t.kind == "word" and t.upper in ("EXISTS", "MINUS") and (t.upper == "MINUS" or tokens[i - 1].upper == "NOT"):
-            end = closing(tokens, i + 1)
-            if end is not None:
-                edits.append((t.start, tokens[end].start + 1, "" if t.upper == "MINUS" else "EXISTS { }"))
-    return apply_edits(sparql, edits)
-
-
 def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] = (),
                  patterns: dict | None = None) -> list[tuple[str, str]]:
     """The defects of a gold query, given the item's shape, its fragment kinds and its pattern tags."""
@@ -238,7 +227,7 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             found.append(("cross_product", "facts_not_aggregated"))
     f = analyze(sparql)
     if "http://liita.it/data" in f.graphs and any(p.endswith("#canonicalForm") and o == "?lemma"
-                                                  for _, p, o in analyze(_without_negations(sparql)).triple_list):
+                                                  for _, p, o in analyze(without_negations(sparql)).triple_list):
         found.append(("idle_graph", "graph_around_confined_lemmas"))
     if shape == "count":
         names = [t.text[1:] for t in tokens if t.kind == "var"]
@@ -246,15 +235,20 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             if o.startswith("?") and names.count(o[1:]) == 1 and (p.endswith("#writtenRep") or
                                                                   p.endswith("#hasPolarityValue")):
                 found.append(("unused_triples", "unused_" + p.rsplit("#", 1)[-1]))
-    found += _tag_defects(f, patterns or {})
+    found += _tag_defects(f, patterns or {}, sparql)
     if f.limit and not f.order_by:
         found.append(("other", "limit_without_order"))
     return found
 
 
-def _tag_defects(f, patterns: dict) -> list[tuple[str, str]]:
+def _tag_defects(f, patterns: dict, sparql: str) -> list[tuple[str, str]]:
     strong = {k for k, v in patterns.items() if isinstance(v, (int, float)) and v >= 0.5}
     out = []
+    # a resource read only inside MINUS / NOT EXISTS is an absence (PRESENCE), not a use of that resource
+    positive = analyze(without_negations(sparql)) if {"MINUS", "EXISTS"} & f.words else f
+    if any(label in CATALOGUE and CATALOGUE[label].sparql_weight(f) >= 0.5
+           and not CATALOGUE[label].sparql_weight(positive) for label in strong):
+        out.append(("wrong_tag", "label_for_a_negated_resource"))
     sense = "http://www.w3.org/ns/lemon/ontolex#sense"
     if "SENSE_COUNT" in strong and not any(sense in f.object_of.get(v, set())
                                            for v in f.aggregate_vars.get("COUNT", ())):
