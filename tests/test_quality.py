@@ -171,6 +171,26 @@ def test_a_word_keeps_the_facts_it_has(sample_kb):
     assert alone.rows and len(both.rows) == 1 and both.rows[0][0] is not None
 
 
+def test_an_aggregated_sentix_value_is_bound(sample_kb):
+    """GROUP_CONCAT over the numeric Sentix value is an error (unbound): the catalogue concatenates STR(?x)."""
+    words = sample_kb.select("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#> "
+                             "PREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#> SELECT DISTINCT ?wr WHERE { "
+                             "?e ontolex:canonicalForm ?l ; marl:hasPolarityValue ?v . ?l ontolex:writtenRep ?wr } "
+                             "ORDER BY ?wr LIMIT 5", timeout=30).rows
+    assert words
+    for word in (row[0].value for row in words):
+        frame = start_frame("word", word)
+        for label, slots in [("POLARITY", {}), ("EMOTION_LEXICON", {"mode": "project"})]:
+            CATALOGUE[label].build(frame, slots, random.Random(0))
+        sparql = render(finish_query(frame))
+        table = sample_kb.execute(sparql, timeout=30)
+        assert table.rows and table.rows[0][table.variables.index("polarityValues")] is not None, sparql
+        float(table.rows[0][table.variables.index("polarityValues")].value)
+        assert not [d for d in gold_defects(sparql, "word", ["word_fact", "word_fact"]) if d[0] == "empty_column"]
+        bare = sparql.replace("GROUP_CONCAT(DISTINCT STR(?polarity);", "GROUP_CONCAT(DISTINCT ?polarity;")
+        assert ("empty_column", "group_concat_of_a_number") in gold_defects(bare, "word", ["word_fact"] * 2), bare
+
+
 # -- whole pools ---------------------------------------------------------------------------------------
 def composed_pool(kb, seed: int, size: int) -> list[dict]:
     """``size`` generated items (composed and realised; the defect checks need no execution)."""

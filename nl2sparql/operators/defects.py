@@ -9,7 +9,8 @@ The classes are those of the question audit (``bench/audit/PROTOCOL.md``):
 * gold queries: ``facet_filters`` (a column shown next to the lemmas that is not ``OPTIONAL``, so it
   drops the lemmas that lack it), ``extra_column`` (a column the question does not ask for),
   ``cross_product`` (two multi-valued columns not aggregated), ``idle_graph``, ``unused_triples``,
-  ``wrong_tag`` (among them a resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``).
+  ``empty_column`` (``GROUP_CONCAT`` over a number, always unbound), ``wrong_tag`` (among them a
+  resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``).
 
 Each defect is ``(class, key)``: the key names the template or the rule (the audit's ``pattern``).
 The checks read the text and the query only, so they also check items written by hand or by an LLM.
@@ -201,6 +202,11 @@ def _optional_only(tokens, where: int) -> dict[str, bool]:
     return seen
 
 
+#: ``GROUP_CONCAT`` straight over a variable (no ``STR()``): an error, so an unbound column, for a number.
+_BARE_CONCAT = re.compile(r"(?i)\bGROUP_CONCAT\s*\(\s*(?:DISTINCT\s+)?\?(\w+)")
+_NUMERIC_PROPERTIES = {"http://www.gsi.upm.es/ontologies/marl/ns#hasPolarityValue"}
+
+
 def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] = (),
                  patterns: dict | None = None) -> list[tuple[str, str]]:
     """The defects of a gold query, given the item's shape, its fragment kinds and its pattern tags."""
@@ -235,6 +241,9 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             if o.startswith("?") and names.count(o[1:]) == 1 and (p.endswith("#writtenRep") or
                                                                   p.endswith("#hasPolarityValue")):
                 found.append(("unused_triples", "unused_" + p.rsplit("#", 1)[-1]))
+    for var in _BARE_CONCAT.findall(sparql):
+        if f.object_of.get(var, set()) & _NUMERIC_PROPERTIES:
+            found.append(("empty_column", "group_concat_of_a_number"))
     found += _tag_defects(f, patterns or {}, sparql)
     if f.limit and not f.order_by:
         found.append(("other", "limit_without_order"))
