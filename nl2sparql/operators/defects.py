@@ -73,6 +73,10 @@ _TEXT_RULES: list[tuple[str, str, str, re.Pattern]] = [(c, k, langs, re.compile(
     ("agreement", "dialect_adjective", "it",
      r"\b(?:voce|traduzione|voci|traduzioni|Lemma Bank) (?:siciliano|parmigiano|siciliani|parmigiani)\b|"
      r"\b(?:equivalente|equivalenti) (?:siciliana|parmigiana|siciliane|parmigiane)\b"),
+    # «Per ciascuno … la loro traduzione», "For each one … their translation": one subject, a plural possessive
+    ("agreement", "each_their", "it en", r"\bPer ciascun[oa]? [^.?!]*\bloro\b|\bFor each one\b[^.?!]*\btheir\b"),
+    ("other", "untranslated_fact_key", "it",
+     r"\((?:synonyms|antonyms|hypernyms|definitions|values|(?:Sicilian|Parmigiano) translations)\)"),
     ("agreement", "object_pronoun", "it",
      r"\b(?:parole|voci)\b[^?]*: me li\b|\b(?:lemmi|termini|sostantivi|verbi|aggettivi|avverbi)\b[^?]*: me le\b"),
 )]
