@@ -43,6 +43,13 @@ SHIPPED = REPO / "nl2sparql" / "data" / "pools" / "sample_pool.jsonl"
      ("ungrammatical", "question_as_statement")),
     ("Mostrami quanti sensi ha di «stella».", "it", "generic", ("ungrammatical", "fact_clause_of")),
     ("Quali parole hanno il suffisso «ia»?", "it", "generic", ("other", "suffix_for_string")),
+    ("Quali sostantivi evocano sorpresa ed evocano sia sorpresa sia aspettativa?", "it", "generic",
+     ("asks_twice", "repeated_value")),
+    ("Which nouns convey surprise and are associated with both surprise and anticipation?", "en", "linguist",
+     ("asks_twice", "repeated_value")),
+    ("Quali sostantivi esprimono valenza ed evocano sia valenza sia tristezza?", "it", "generic",
+     ("asks_twice", "repeated_in_pair")),
+    ("Quali sinonimi ha «casa»? E quali antonimi ha «casa»", "it", "generic", ("asks_twice", "repeated_value")),
 ])
 def test_each_known_defect_is_found(text, lang, persona, expected):
     assert expected in question_defects(text, lang, persona)
@@ -53,6 +60,11 @@ def test_each_known_defect_is_found(text, lang, persona, expected):
     ("Quali sono la polarità secondo Sentix e le emozioni di «ragno»?", "it", "generic"),
     ("What are the Sentix polarity and the emotions of \"ragno\"?", "en", "generic"),
     ("Quali parole hanno il suffisso «-zione»?", "it", "generic"),
+    ("Quali sostantivi esprimono sia sorpresa sia aspettativa?", "it", "generic"),
+    ("Which words are associated with the emotion joy and are kinds of \"gioia\"?", "en", "generic"),
+    ("Quali parole sono associate all'emozione «gioia» e sono tipi di «gioia»?", "it", "generic"),
+    ("Seleziona i lila:Lemma con voci ELITA per ciascuna emozione (elita:HasEmotion elita:Gioia e elita:HasEmotion "
+     "elita:Sorpresa), cioè che esprimono sia gioia sia sorpresa.", "it", "linked_data_expert"),
     ("Seleziona ogni lila:Lemma con lila:hasPOS lila:noun, insieme al suo ontolex:writtenRep.", "it",
      "linked_data_expert"),
 ])
@@ -86,6 +98,33 @@ def test_gold_checks_find_hidden_filters_and_bad_tags():
     assert {("idle_graph", "graph_around_confined_lemmas"), ("unused_triples", "unused_writtenRep"),
             ("wrong_tag", "sense_count_without_sense_count"),
             ("wrong_tag", "pos_filter_on_a_projected_pos")} <= set(found)
+
+
+ABSENT_TRANSLATION = """PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>
+PREFIX elita: <http://w3id.org/elita/>
+PREFIX vartrans: <http://www.w3.org/ns/lemon/vartrans#>
+PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
+SELECT DISTINCT ?wr WHERE {
+  ?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Paura .
+  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .
+  MINUS { ?t ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?d . }
+} ORDER BY ?wr"""
+
+
+@pytest.mark.parametrize("sparql", [ABSENT_TRANSLATION, ABSENT_TRANSLATION.replace(
+    "MINUS { ?t", "FILTER NOT EXISTS { ?t")])
+def test_a_resource_read_only_inside_a_negation_is_tagged_presence(sparql):
+    from nl2sparql.patterns.tagger import tag_query
+
+    tags = tag_query(sparql)
+    assert tags["PRESENCE"] >= 0.5 and tags["EMOTION_LEXICON"] >= 0.5
+    assert tags.get("TRANSLATION", 0) < 0.5, tags
+    assert ("wrong_tag", "label_for_a_negated_resource") in gold_defects(sparql, "list", ["head"], {
+        **tags, "TRANSLATION": 0.9})
+    assert not [d for d in gold_defects(sparql, "list", ["head"], tags) if d[0] == "wrong_tag"]
+    # read outside the negation as well: a translation it is
+    both = sparql.replace("?lemma a lila:Lemma ;", "?s vartrans:translatableAs ?x . ?lemma a lila:Lemma ;")
+    assert tag_query(both)["TRANSLATION"] >= 0.5
 
 
 # -- facet semantics on the sample -------------------------------------------------------------------
@@ -132,6 +171,26 @@ def test_a_word_keeps_the_facts_it_has(sample_kb):
     assert alone.rows and len(both.rows) == 1 and both.rows[0][0] is not None
 
 
+def test_an_aggregated_sentix_value_is_bound(sample_kb):
+    """GROUP_CONCAT over the numeric Sentix value is an error (unbound): the catalogue concatenates STR(?x)."""
+    words = sample_kb.select("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#> "
+                             "PREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#> SELECT DISTINCT ?wr WHERE { "
+                             "?e ontolex:canonicalForm ?l ; marl:hasPolarityValue ?v . ?l ontolex:writtenRep ?wr } "
+                             "ORDER BY ?wr LIMIT 5", timeout=30).rows
+    assert words
+    for word in (row[0].value for row in words):
+        frame = start_frame("word", word)
+        for label, slots in [("POLARITY", {}), ("EMOTION_LEXICON", {"mode": "project"})]:
+            CATALOGUE[label].build(frame, slots, random.Random(0))
+        sparql = render(finish_query(frame))
+        table = sample_kb.execute(sparql, timeout=30)
+        assert table.rows and table.rows[0][table.variables.index("polarityValues")] is not None, sparql
+        float(table.rows[0][table.variables.index("polarityValues")].value)
+        assert not [d for d in gold_defects(sparql, "word", ["word_fact", "word_fact"]) if d[0] == "empty_column"]
+        bare = sparql.replace("GROUP_CONCAT(DISTINCT STR(?polarity);", "GROUP_CONCAT(DISTINCT ?polarity;")
+        assert ("empty_column", "group_concat_of_a_number") in gold_defects(bare, "word", ["word_fact"] * 2), bare
+
+
 # -- whole pools ---------------------------------------------------------------------------------------
 def composed_pool(kb, seed: int, size: int) -> list[dict]:
     """``size`` generated items (composed and realised; the defect checks need no execution)."""
@@ -163,6 +222,17 @@ def test_a_1000_item_sample_pool_has_no_defect(sample_kb):
     items = composed_pool(sample_kb, seed=41, size=1000)
     assert len(items) == 1000
     assert_no_defect(items)
+
+
+def test_an_emotion_pair_after_an_emotion_names_each_emotion_once(sample_kb):
+    """EMOTION_LEXICON + INTERSECTION: the one-emotion phrase gives way to «sia X sia Y» / "both X and Y"."""
+    items = [i for i in composed_pool(sample_kb, seed=15, size=400) if "INTERSECTION" in i["patterns"]]
+    assert len(items) >= 5
+    for item in items:
+        for lang, key in (("it", "nl_variants"), ("en", "nl_en_variants")):
+            for persona, text in item[key].items():
+                assert not [d for d in question_defects(text, lang, persona) if d[0] == "asks_twice"], text
+        assert " sia " in item["nl_variants"]["generic"] and "both " in item["nl_en_variants"]["generic"]
 
 
 def test_the_shipped_sample_pool_has_no_defect():

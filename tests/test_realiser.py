@@ -155,3 +155,23 @@ def test_head_genders_are_those_of_the_lemma_bank(mirror_store):
         found = {row[0].value: row[1].value.rsplit("/", 1)[-1][0] for row in kb.select(query).rows}
     assert set(found) == set(singulars)
     assert found == singulars
+
+
+def test_facets_and_facts_of_each_lemma_agree():
+    """«la loro traduzione» after no «per ciascuno»; «ciascuna … aggregata» after feminine facts; Italian keys."""
+    shown = every_question(built("list", [FEAR, ("TRANSLATION", {"dialect": "siciliano"})]), "list", seeds=range(30))
+    for (lang, persona), texts in shown.items():
+        for text in texts:
+            assert not [d for d in question_defects(text, lang, persona) if d[1] == "each_their"], text
+    assert any("Mi aiuterebbe vedere anche" in t for t in shown[("it", "pedagogical")])
+    feminine = every_question(built("word", [("POLARITY", {}), ("EMOTION_LEXICON", {"mode": "project"}),
+                                             ("TRANSLATION", {"dialect": "parmigiano"})], word="ragno"), "word")
+    assert all("ciascuna in un OPTIONAL e aggregata" in t for t in feminine[("it", "linked_data_expert")])
+    mixed = every_question(built("word", [("LEXICAL_RELATION", {"relation": "synonym"}), ("POLARITY", {})],
+                                 word="ragno"), "word")
+    assert all("ciascuno in un OPTIONAL e aggregato" in t for t in mixed[("it", "linked_data_expert")])
+    fact_count = CATALOGUE["FACT_COUNT"]
+    for steps in ([("LEXICAL_RELATION", {"relation": "synonym"})], [("SENSE_DEFINITION", {})]):
+        _, fragments, _, _ = fact_count.build({"word": "gatto", "steps": steps}, random.Random(0))
+        tech = realise(fragments, "standalone", "it", "linked_data_expert", random.Random(0))
+        assert question_defects(tech, "it", "linked_data_expert") == [] and "(" not in tech, tech

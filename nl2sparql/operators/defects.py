@@ -9,7 +9,8 @@ The classes are those of the question audit (``bench/audit/PROTOCOL.md``):
 * gold queries: ``facet_filters`` (a column shown next to the lemmas that is not ``OPTIONAL``, so it
   drops the lemmas that lack it), ``extra_column`` (a column the question does not ask for),
   ``cross_product`` (two multi-valued columns not aggregated), ``idle_graph``, ``unused_triples``,
-  ``wrong_tag``.
+  ``empty_column`` (``GROUP_CONCAT`` over a number, always unbound), ``wrong_tag`` (among them a
+  resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``).
 
 Each defect is ``(class, key)``: the key names the template or the rule (the audit's ``pattern``).
 The checks read the text and the query only, so they also check items written by hand or by an LLM.
@@ -18,11 +19,14 @@ The checks read the text and the query only, so they also check items written by
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Iterable
 
+from ..patterns.catalogue import CATALOGUE
 from ..patterns.morpho_regex import PREFIXES, SUFFIXES
-from ..sparql.features import analyze
-from ..sparql.lexer import apply_edits, closing, tokenize
+from ..patterns.vocab import EMOTION
+from ..sparql.features import analyze, without_negations
+from ..sparql.lexer import tokenize
 
 TECH_PERSONA = "linked_data_expert"
 
@@ -34,6 +38,10 @@ _TEXT_RULES: list[tuple[str, str, str, re.Pattern]] = [(c, k, langs, re.compile(
     ("filler", "ped_filler_sentence", "it en",
      r"Per rispondere si collegano|Answering it links|alle risorse che li descrivono"),
     ("asks_twice", "ped_count_twice", "it en", r"(?i)quant[ie]\b[^?]*: quanti sono in tutto|how many\b[^?]*: how many"),
+    # a value named on its own and again in «sia X sia Y» / "both X and Y" (any value, not only the known emotions;
+    # a quoted lemma or a prefixed name is another thing)
+    ("asks_twice", "repeated_in_pair", "it en",
+     r"(?i)(?<![:\w«\"])(\w{3,})\b[^.?!]*\b(?:sia|both) (?:\w+ (?:sia|and) )?\1\b"),
     ("asks_twice", "order_twice", "it en", r"ordine alfabetico.*ordine alfabetico|alphabetical order.*alphabetical order"),
     ("ungrammatical", "stacked_parentheses", "it en", r"\)\s*\("),
     ("ungrammatical", "ld_verb_without_relative", "it en",
@@ -65,6 +73,10 @@ _TEXT_RULES: list[tuple[str, str, str, re.Pattern]] = [(c, k, langs, re.compile(
     ("agreement", "dialect_adjective", "it",
      r"\b(?:voce|traduzione|voci|traduzioni|Lemma Bank) (?:siciliano|parmigiano|siciliani|parmigiani)\b|"
      r"\b(?:equivalente|equivalenti) (?:siciliana|parmigiana|siciliane|parmigiane)\b"),
+    # «Per ciascuno … la loro traduzione», "For each one … their translation": one subject, a plural possessive
+    ("agreement", "each_their", "it en", r"\bPer ciascun[oa]? [^.?!]*\bloro\b|\bFor each one\b[^.?!]*\btheir\b"),
+    ("other", "untranslated_fact_key", "it",
+     r"\((?:synonyms|antonyms|hypernyms|definitions|values|(?:Sicilian|Parmigiano) translations)\)"),
     ("agreement", "object_pronoun", "it",
      r"\b(?:parole|voci)\b[^?]*: me li\b|\b(?:lemmi|termini|sostantivi|verbi|aggettivi|avverbi)\b[^?]*: me le\b"),
 )]
@@ -78,6 +90,12 @@ _INTERROGATIVE = re.compile(
     r"Who|Where|Can you|Could you|Do you|Does|Is|Are)\b")
 #: A list question that asks to show something next to the lemmas (for items without their fragments).
 _ASKS_COLUMNS = re.compile(r"Mostra anche|Also show|, con |, with |\bcon (?:la|le|il|i|gli|l')\b|\bwith (?:their|the)\b")
+#: The content values a question names: an emotion (not a prefixed name's ``elita:Paura``) or a quoted value;
+#: naming one twice asks for it twice.
+_VALUES = {lang: re.compile(rf"(?i)\b(?:emozione|emotion) «(?P<e1>{names})»|(?<![:\w])(?P<e2>{names})\b"
+                            r"|«(?P<q1>[^»]+)»|\"(?P<q2>[^\"]+)\"")
+           for lang, names in (("it", "|".join(w for w, _ in EMOTION.values())),
+                               ("en", "|".join(w for _, w in EMOTION.values())))}
 _AFFIX_WORDING = re.compile(r"(?P<kind>suffisso|suffix|prefisso|prefix)\s+[«\"]-?(?P<affix>[^»\"]+?)-?[»\"]")
 
 
@@ -87,6 +105,11 @@ def question_defects(text: str, lang: str, persona: str) -> list[tuple[str, str]
     for sentence in re.split(r"(?<=[.?!])(?<!i\.e\.)(?<!e\.g\.)\s+", text.strip()):
         if _INTERROGATIVE.match(sentence) and sentence.endswith("."):
             found.append(("ungrammatical", "question_as_statement"))
+    # the lemma «gioia» and the emotion joy are two things with one string
+    values = Counter(("emotion" if m["e1"] or m["e2"] else "quoted", next(v for v in m.groups() if v).lower())
+                     for m in _VALUES[lang].finditer(text))
+    if any(n > 1 for n in values.values()):
+        found.append(("asks_twice", "repeated_value"))
     if text.count("?") > 1 and persona != TECH_PERSONA:
         found.append(("asks_twice", "two_questions"))
     for m in _AFFIX_WORDING.finditer(text):
@@ -183,16 +206,9 @@ def _optional_only(tokens, where: int) -> dict[str, bool]:
     return seen
 
 
-def _without_negations(sparql: str) -> str:
-    """The query without its ``NOT EXISTS`` and ``MINUS`` groups (what they read confines nothing)."""
-    tokens = tokenize(sparql)
-    edits = []
-    for i, t in enumerate(tokens[:-1]):
-        if t.kind == "word" and t.upper in ("EXISTS", "MINUS") and (t.upper == "MINUS" or tokens[i - 1].upper == "NOT"):
-            end = closing(tokens, i + 1)
-            if end is not None:
-                edits.append((t.start, tokens[end].start + 1, "" if t.upper == "MINUS" else "EXISTS { }"))
-    return apply_edits(sparql, edits)
+#: ``GROUP_CONCAT`` straight over a variable (no ``STR()``): an error, so an unbound column, for a number.
+_BARE_CONCAT = re.compile(r"(?i)\bGROUP_CONCAT\s*\(\s*(?:DISTINCT\s+)?\?(\w+)")
+_NUMERIC_PROPERTIES = {"http://www.gsi.upm.es/ontologies/marl/ns#hasPolarityValue"}
 
 
 def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] = (),
@@ -221,7 +237,7 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             found.append(("cross_product", "facts_not_aggregated"))
     f = analyze(sparql)
     if "http://liita.it/data" in f.graphs and any(p.endswith("#canonicalForm") and o == "?lemma"
-                                                  for _, p, o in analyze(_without_negations(sparql)).triple_list):
+                                                  for _, p, o in analyze(without_negations(sparql)).triple_list):
         found.append(("idle_graph", "graph_around_confined_lemmas"))
     if shape == "count":
         names = [t.text[1:] for t in tokens if t.kind == "var"]
@@ -229,15 +245,23 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
             if o.startswith("?") and names.count(o[1:]) == 1 and (p.endswith("#writtenRep") or
                                                                   p.endswith("#hasPolarityValue")):
                 found.append(("unused_triples", "unused_" + p.rsplit("#", 1)[-1]))
-    found += _tag_defects(f, patterns or {})
+    for var in _BARE_CONCAT.findall(sparql):
+        if f.object_of.get(var, set()) & _NUMERIC_PROPERTIES:
+            found.append(("empty_column", "group_concat_of_a_number"))
+    found += _tag_defects(f, patterns or {}, sparql)
     if f.limit and not f.order_by:
         found.append(("other", "limit_without_order"))
     return found
 
 
-def _tag_defects(f, patterns: dict) -> list[tuple[str, str]]:
+def _tag_defects(f, patterns: dict, sparql: str) -> list[tuple[str, str]]:
     strong = {k for k, v in patterns.items() if isinstance(v, (int, float)) and v >= 0.5}
     out = []
+    # a resource read only inside MINUS / NOT EXISTS is an absence (PRESENCE), not a use of that resource
+    positive = analyze(without_negations(sparql)) if {"MINUS", "EXISTS"} & f.words else f
+    if any(label in CATALOGUE and CATALOGUE[label].sparql_weight(f) >= 0.5
+           and not CATALOGUE[label].sparql_weight(positive) for label in strong):
+        out.append(("wrong_tag", "label_for_a_negated_resource"))
     sense = "http://www.w3.org/ns/lemon/ontolex#sense"
     if "SENSE_COUNT" in strong and not any(sense in f.object_of.get(v, set())
                                            for v in f.aggregate_vars.get("COUNT", ())):

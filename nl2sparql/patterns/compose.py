@@ -128,9 +128,12 @@ def _require(facet: Facet) -> None:
 
 
 def _aggregate_facets(frame: Frame) -> None:
-    """One row per lemma: each facet column becomes ``GROUP_CONCAT(DISTINCT ?x; separator=", ")``."""
+    """One row per lemma: each facet column becomes ``GROUP_CONCAT(DISTINCT ?x; separator=", ")``
+    (``STR(?x)`` for a column that holds no strings)."""
     names = {var: name for facet in frame.facets for var, name in facet.columns}
-    frame.projection = [(Call("GROUP_CONCAT", (p,), distinct=True, separator=", "), Var(names[p]))
+    non_strings = {var for facet in frame.facets for var in facet.non_strings}
+    frame.projection = [(Call("GROUP_CONCAT", (Call("STR", (p,)) if p in non_strings else p,), distinct=True,
+                              separator=", "), Var(names[p]))
                         if isinstance(p, Var) and p in names else p for p in frame.projection]
     frame.aggregate = True
 

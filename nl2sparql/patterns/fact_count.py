@@ -18,6 +18,7 @@ from ..sparql.model import Call, Select, Var
 from .analytics import constrained, written
 from .base import Facts, frag, quote
 from .pattern import StandalonePattern
+from .phrasing import Agreement, plural_article
 
 #: (label, build slots) of a countable word fact → the fact sampled for it, and its plural nouns (IT, EN).
 COUNTED = {
@@ -64,11 +65,11 @@ class FactCount(StandalonePattern):
         label, values = steps[0]
         _, it, en = COUNTED.get(_key(label, values), (None, "valori", "values"))
         qi, qe = quote("it", word), quote("en", word)
-        fragment = frag("standalone", [f"Quanti {it} ha {qi}?" if not it.startswith(("traduz", "defin"))
-                                       else f"Quante {it} ha {qi}?",
+        g = "f" if it.startswith(("traduz", "defin")) else "m"
+        fragment = frag("standalone", [f"{Agreement(g).quanti.capitalize()} {it} ha {qi}?",
                                        f"Qual è il numero di {it} di {qi}?"],
                         [f"How many {en} does {qe} have?", f"What is the number of {en} of {qe}?"],
-                        f"Conta i valori distinti ({en}) del lemma con ontolex:writtenRep {qi}.",
+                        f"Conta, senza duplicati, {plural_article(it, g)} {it} del lemma con ontolex:writtenRep {qi}.",
                         f"Count the distinct {en} of the lemma whose ontolex:writtenRep is {qe}.")
         tags = {**frame.labels, self.label: 0.9, "COUNT_ENTITIES": 0.6}
         return query, [fragment], tags, [(word, word)] + list(frame.mentions)[1:]

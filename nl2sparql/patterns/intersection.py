@@ -15,6 +15,7 @@ two, now and then, when the anchor has a second emotion.
 from __future__ import annotations
 
 import random
+import re
 
 from ..sparql.model import IRI, Triple
 from .base import Facts, Frame, frag
@@ -67,8 +68,10 @@ class Intersection(Pattern):
         if not others or own.random() >= CHANCE:
             return
         second = own.choice(others)
+        # the one-emotion phrase gives way to «sia X sia Y»: the question names each emotion once
+        said = re.compile(rf"elita:HasEmotion elita:{names[0]}\b")
         old = next((f for f in frame.fragments if f.kind == "constraint"
-                    and f"elita:{names[0]})" in " ".join(f.text["it"].get("tech", []))), None)
+                    and said.search(" ".join(f.text["it"].get("tech", [])))), None)
         if old is not None:
             frame.fragments.remove(old)
         self._add(frame, [second], names)

@@ -198,7 +198,7 @@ ASK_LEAD = {"it": ["Sto imparando l'italiano: ", "Una curiosità per la lezione 
 STANDALONE_LEAD = {"it": "Per capire come è organizzata LiITA: ", "en": "To understand how LiITA is organised: "}
 
 
-def _facets(lang: str, parts: list[tuple[str, dict]], tech: list[str], ag: Agreement) -> dict[str, str]:
+def _facets(lang: str, parts: list[tuple[str, dict]], tech: list[str]) -> dict[str, str]:
     """The facet attachments of every template style (empty strings when nothing is shown).
 
     A facet may be missing for some lemmas, so it is said as optional («se presente», "if any"),
@@ -218,13 +218,13 @@ def _facets(lang: str, parts: list[tuple[str, dict]], tech: list[str], ag: Agree
                                                        if len(tech) > 1 else "."))
         return {"F_sent": f" Mostra anche {text}{_comma(present)}.", "F_con": f", con {text}{space(present)}",
                 "F_ling": f" Riporta anche {text}{_comma(present)}.",
-                "F_ped": f" Per {ag.ciascuno} vorrei vedere anche {text}{_comma(exists)}.", "F_ld": ld}
+                "F_ped": f" Mi aiuterebbe vedere anche {text}{_comma(exists)}.", "F_ld": ld}
     ld = (f" Add {tech_text} with OPTIONAL" + (", aggregated with GROUP_CONCAT (one row per lemma)."
                                               if len(tech) > 1 else "."))
     where, if_any = (" where available", ", if any") if optional else ("", "")
     return {"F_sent": f" Also show {text}{if_any}.", "F_con": f", with {text}{where}",
             "F_ling": f" Also give {text}{where}.",
-            "F_ped": f" For each one I would also like to see {text}{if_any}.", "F_ld": ld}
+            "F_ped": f" It would help me to also see {text}{if_any}.", "F_ld": ld}
 
 
 def _comma(text: str) -> str:
@@ -257,7 +257,7 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
         values = {"TECH": _tech_phrase(tech, lang), "N": limit,
                   "SCT": "".join(" " + f.pick(lang, "tech", rng) for f in by_kind.get("scope", [])),
                   "GT": "".join(", " + f.pick(lang, "tech", rng) for f in by_kind.get("group", [])),
-                  **_facets(lang, [("", {"n": "pl"})] * len(facets), facets, Agreement("m"))}
+                  **_facets(lang, [("", {"n": "pl"})] * len(facets), facets)}
         if shape == "count":
             return rng.choice(COUNT_TECH[lang]).format(**values)
         return rng.choice((LIST_TECH_LIMIT if limit else LIST_TECH)[lang]).format(**values)
@@ -273,7 +273,7 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
     values = {"H": head, "TH": f"{plural_article(head, ag.g)} {head}" if lang == "it" else head, "VP": vp,
               "RC": (" che " if lang == "it" else " that ") + vp if vp else "", "SC": scope, "G": group,
               "Q": ag.quanti, "LI": ag.li, "N": limit, "PRIMI": ag.primi,
-              **_facets(lang, facet_parts, [], ag)}
+              **_facets(lang, facet_parts, [])}
     key = (lang, persona)
     if shape == "count":
         template = rng.choice((COUNT if vp else COUNT_BARE)[key])
@@ -288,10 +288,14 @@ def _word(fragments: list[Fragment], lang: str, persona: str, rng: random.Random
     quoted = f"«{word}»" if lang == "it" else f'"{word}"'
     facts = [f for f in fragments if f.kind == "word_fact"]
     if persona == "linked_data_expert":
-        tech = join([f.pick(lang, "tech", rng) for f in facts], lang)
-        if len(facts) > 1:
-            tech += (", ciascuno in un OPTIONAL e aggregato con GROUP_CONCAT" if lang == "it"
-                     else ", each in an OPTIONAL and aggregated with GROUP_CONCAT")
+        picks = [f.pick(lang, "tech", rng) for f in facts]
+        tech = join(picks, lang)
+        if len(facts) > 1 and lang == "it":
+            # feminine after feminine facts only («la polarità, le emozioni e la traduzione»), else masculine
+            ag = Agreement("f" if all(re.match(r"(?:la|le) ", p) for p in picks) else "m")
+            tech += f", {ag.ciascuno} in un OPTIONAL e aggregat{'a' if ag.g == 'f' else 'o'} con GROUP_CONCAT"
+        elif len(facts) > 1:
+            tech += ", each in an OPTIONAL and aggregated with GROUP_CONCAT"
         return rng.choice(WORD_TECH[lang]).format(W=quoted, TF=tech)
     if len(facts) == 1 and facts[0].has(lang, "ask") and persona in ("generic", "pedagogical") \
             and rng.random() < 0.6:

@@ -10,15 +10,25 @@ Nothing here looks at keywords of a question.
 
 from __future__ import annotations
 
-from ..sparql.features import Features, analyze
+from ..sparql.features import Features, analyze, without_negations
 from .catalogue import CATALOGUE
 
 
-def tag_features(features: Features) -> dict[str, float]:
-    """Weights for every label whose cues fire (0.0 entries dropped)."""
+#: The most a label gets for what the query reads only inside ``MINUS`` / ``NOT EXISTS`` (that is PRESENCE's).
+NEGATED_WEIGHT = 0.3
+
+
+def tag_features(features: Features, positive: Features | None = None) -> dict[str, float]:
+    """Weights for every label whose cues fire (0.0 entries dropped).
+
+    ``positive``: the features of the query without its negations (:func:`~..sparql.features.without_negations`);
+    a label that fires only on what the negations read gets at most :data:`NEGATED_WEIGHT`.
+    """
     weights = {}
     for label, pattern in CATALOGUE.items():
         w = pattern.sparql_weight(features)
+        if positive is not None and w > 0 and not pattern.sparql_weight(positive):
+            w = min(w, NEGATED_WEIGHT)
         if w > 0:
             weights[label] = round(w, 2)
     for label, pattern in CATALOGUE.items():
@@ -30,4 +40,6 @@ def tag_features(features: Features) -> dict[str, float]:
 
 def tag_query(sparql: str) -> dict[str, float]:
     """Tag a query text."""
-    return tag_features(analyze(sparql))
+    full = analyze(sparql)
+    positive = without_negations(sparql)
+    return tag_features(full, None if positive == sparql else analyze(positive))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..namespaces import PREFIXES
-from .lexer import closing, declared_prefixes, tokenize
+from .lexer import apply_edits, closing, declared_prefixes, tokenize
 
 AGGREGATES = {"COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "SAMPLE"}
 STRING_FUNCTIONS = {"STRSTARTS", "STRENDS", "CONTAINS", "REGEX", "STRLEN", "SUBSTR", "LCASE", "UCASE",
@@ -252,3 +252,17 @@ def analyze(query: str) -> Features:
     _scan_string_calls(tokens, f)
     return f
 
+
+def without_negations(sparql: str) -> str:
+    """The query with its ``NOT EXISTS`` and ``MINUS`` groups emptied: what it reads to find answers, not to exclude.
+
+    The keywords stay (``MINUS { }``), so the query still says that it excludes something.
+    """
+    tokens = tokenize(sparql)
+    edits = []
+    for i, t in enumerate(tokens[:-1]):
+        if t.kind == "word" and t.upper in ("EXISTS", "MINUS") and (t.upper == "MINUS" or tokens[i - 1].upper == "NOT"):
+            end = closing(tokens, i + 1)
+            if end is not None:
+                edits.append((t.start, tokens[end].start + 1, f"{t.upper} {{ }}"))
+    return apply_edits(sparql, edits)
