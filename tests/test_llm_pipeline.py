@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -154,16 +153,6 @@ def test_a_refusing_server_stops_the_run_with_one_line(tmp_path, fake_llm, clean
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip() and "━" not in line]
     assert len(lines) == 1 and "HTTP 401" in lines[0] and "check OPENAI_API_KEY" in lines[0], result.output
-
-
-def test_round_trip_without_the_translator_fails_before_running(tmp_path, sample_kb, monkeypatch):
-    for module in ("nl2sparql.translate.translator", "nl2sparql.translate.offline"):
-        monkeypatch.setitem(sys.modules, module, None)  # importing it raises ImportError
-    config = RunConfig(target=5, out=str(tmp_path / "p.jsonl"), cache_dir=str(tmp_path / "c"),
-                       extra={"round_trip": True})
-    with pytest.raises(ConfigError, match="--round-trip needs the offline translator"):
-        build_pipeline(config, sample_kb)
-    assert not (tmp_path / "c").exists()
 
 
 def test_round_trip_with_the_offline_translator(tmp_path, sample_kb):

@@ -74,6 +74,7 @@ class RoundTripCheck(Operator):
         super().__init__(config, **kw)
         self.kb = kb
         self._predictor = as_predictor(predictor) if predictor is not None else None
+        self.predictor = predictor
 
     def run(self, storage, input_key: str = "sparql", question_key: str = "nl",
             output_key: str = "round_trip") -> StepReport:

@@ -9,8 +9,9 @@ and, following the flags in ``RunConfig.extra`` (``llm``, ``judge``,
 * the LLM question generator after the template question generator (it
   phrases the LLM-written queries, which have no template fragments);
 * the correspondence judge after the deduplicator;
-* with ``round_trip``, the template chain's round-trip check uses the full translator (with its
-  examples) instead of the bare offline one, and rejects failures with ``round_trip_reject``.
+* with ``round_trip``, the template chain's round-trip check (the bare offline translator: no
+  examples, so no pool answers its own questions; ``predictor=`` gives another) rejects failures
+  with ``round_trip_reject``.
 
 The pool writer is replaced by one that also records, per item, the
 generator (``llm`` | ``template``), the judge's verdict and the round trip
@@ -31,7 +32,7 @@ from ..operators import Deduplicator, PatternComposer, PoolWriter, QuestionGener
 from ..operators.judge import CorrespondenceJudge
 from ..operators.llm_questions import LLMQuestionGenerator
 from ..operators.llm_sparql import LLMSparqlGenerator
-from ..operators.round_trip import RoundTripCheck, default_predictor
+from ..operators.round_trip import RoundTripCheck
 from .generation import GenerationPipeline, ProgressFactory, RunConfig, Step, default_steps
 from .storage import atomic_write_text
 
@@ -61,8 +62,6 @@ def llm_steps(config: RunConfig, kb, client=None, progress: ProgressFactory | No
     if (flags.get("llm") or flags.get("judge")) and client is None:
         raise ConfigError("--llm and --judge need an LLM: set OPENAI_API_KEY or OPENAI_BASE_URL, "
                           "and NL2SPARQL_LLM_MODEL")
-    if flags.get("round_trip") and predictor is None:
-        predictor = default_predictor(kb)  # fail before anything runs when the translator is missing
     c = config
     n = max(1, int(flags.get("llm_candidates", 3)))
     steps = default_steps(config, kb, _named)
@@ -90,10 +89,11 @@ def llm_steps(config: RunConfig, kb, client=None, progress: ProgressFactory | No
                     client=client, progress=_named("judge")),
                     {"input_key": "sparql", "question_key": "nl", "output_key": "judge"}))
         elif isinstance(op, RoundTripCheck) and flags.get("round_trip"):
-            # --round-trip: the full translator (with its examples), and rejection when asked
+            # --round-trip: rejection when asked, and the caller's predictor when given
             out[-1] = Step(RoundTripCheck(
                 {**op.config, "reject": bool(flags.get("round_trip_reject", False))},
-                kb=kb, predictor=predictor, progress=op.progress), step.keys)
+                kb=kb, predictor=predictor if predictor is not None else op.predictor, progress=op.progress),
+                step.keys)
     if progress is not None:
         for step in out:
             step.operator.progress = progress(step.operator.progress.step_name)
