@@ -22,3 +22,17 @@ def test_other_answers_still_differ():
     assert _sig(("0.020240836", "decimal")) != _sig(("0.020240838", "decimal"))  # decimals are exact
     assert _sig(("1", "integer"), ("2", "integer")) == _sig(("2", "integer"), ("1", "integer"))
     assert _sig(("1", "integer")) != _sig(("1", "float"))
+
+
+def test_an_aggregated_list_joined_in_another_order_signs_and_scores_alike(sample_kb):
+    from nl2sparql.score.runner import Scorer
+
+    def table(text: str) -> ResultTable:
+        return ResultTable("select", ["wr", "sicilian"], [(Term.literal("casa", lang="it"), Term.literal(text))])
+
+    assert answer_signature(table("casa, casuzza")) == answer_signature(table("casuzza, casa"))
+    assert answer_signature(table("casa, casuzza")) != answer_signature(table("casa, cosa"))
+    # and the scorer reads it as a set too: a GROUP_CONCAT's order is the engine's choice
+    scorer = Scorer(sample_kb)
+    assert scorer.compare(table("casa, casuzza"), table("casuzza, casa")).match
+    assert not scorer.compare(table("casa, casuzza"), table("casa, cosa")).match

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 
 from ..errors import QueryError
 from ..kb.base import KnowledgeBase
 from ..kb.results import ResultTable
+from ..sparql.model import LIST_SEPARATOR, unordered_list
 from .base import Operator, StepReport, checkpoint_for
 
 
@@ -23,10 +25,12 @@ _FLOATING = ("http://www.w3.org/2001/XMLSchema#float", "http://www.w3.org/2001/X
 
 
 def _signed(term) -> str:
-    """A term as the signature reads it: N-Triples, a float or double to 6 significant digits.
+    """A term as the signature reads it: N-Triples, a float or double to 6 significant digits, an
+    aggregated list with its parts sorted.
 
-    An engine sums floats in the order it reads the rows, so the AVG of the same
-    values differs in the last digits between two stores (the embedded one and a server).
+    An engine sums floats, and joins a ``GROUP_CONCAT``, in the order it reads the rows, so the same
+    answer differs between two stores (the embedded one and a server) in the last digits of an AVG
+    and in the order of a list.
     """
     if term is None:
         return ""
@@ -35,6 +39,8 @@ def _signed(term) -> str:
             return f"{float(term.value):.6g}^^<{term.datatype}>"
         except ValueError:
             pass
+    if term.kind == "literal" and LIST_SEPARATOR in term.value:
+        return replace(term, value=unordered_list(term.value)).n3()
     return term.n3()
 
 

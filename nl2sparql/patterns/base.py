@@ -111,9 +111,6 @@ class Facet:
     parent: Group
     group: Group
     columns: list = field(default_factory=list)
-    #: the columns whose values are no strings (a number): aggregated as ``GROUP_CONCAT(STR(?x))``, since
-    #: ``GROUP_CONCAT`` over a non-string is an error and leaves the column unbound
-    non_strings: set = field(default_factory=set)
 
 
 @dataclass
@@ -210,12 +207,9 @@ class Frame:
         self.facets.append(facet)
         return facet
 
-    def show(self, facet: Facet, var: Var, name: str, string: bool = True) -> None:
-        """Project a facet column; ``name`` is its column once aggregated (``?definitions``); ``string``:
-        its values are strings (false for a number)."""
+    def show(self, facet: Facet, var: Var, name: str) -> None:
+        """Project a facet column; ``name`` is its column once aggregated (``?definitions``)."""
         facet.columns.append((var, name))
-        if not string:
-            facet.non_strings.add(var)
         self.project(var)
 
     def complit(self) -> tuple[Var, Group]:

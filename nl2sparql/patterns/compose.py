@@ -19,7 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Callable
 
-from ..sparql.model import IRI, Call, Optional_, Select, Triple, Values, Var, render
+from ..sparql.model import IRI, LIST_SEPARATOR, Call, Optional_, Select, Triple, Values, Var, render
 from ..sparql.plan import Scan, first_scan
 from .base import Facet, Facts, Fragment, Frame, italian
 from .catalogue import CATALOGUE
@@ -128,12 +128,14 @@ def _require(facet: Facet) -> None:
 
 
 def _aggregate_facets(frame: Frame) -> None:
-    """One row per lemma: each facet column becomes ``GROUP_CONCAT(DISTINCT ?x; separator=", ")``
-    (``STR(?x)`` for a column that holds no strings)."""
+    """One row per lemma: each facet column becomes ``GROUP_CONCAT(DISTINCT STR(?x); separator=", ")``.
+
+    ``STR`` always: over numbers a GROUP_CONCAT is unbound, and over language-tagged words
+    Oxigraph keeps the common tag where Virtuoso answers a plain string (the same answer everywhere).
+    """
     names = {var: name for facet in frame.facets for var, name in facet.columns}
-    non_strings = {var for facet in frame.facets for var in facet.non_strings}
-    frame.projection = [(Call("GROUP_CONCAT", (Call("STR", (p,)) if p in non_strings else p,), distinct=True,
-                              separator=", "), Var(names[p]))
+    frame.projection = [(Call("GROUP_CONCAT", (Call("STR", (p,)),), distinct=True,
+                              separator=LIST_SEPARATOR), Var(names[p]))
                         if isinstance(p, Var) and p in names else p for p in frame.projection]
     frame.aggregate = True
 

@@ -174,7 +174,7 @@ class Polarity(Pattern):
                                         "con una voce Sentix (marl:hasPolarity)", "with a Sentix entry (marl:hasPolarity)"))
         elif frame.shape == "word":
             frame.show(facet, cls_label, "polarityLabels")
-            frame.show(facet, score, "polarityValues", string=False)
+            frame.show(facet, score, "polarityValues")
             frame.fragments.append(frag("word_fact", [sg("la polarità secondo Sentix"), sg("la polarità Sentix")],
                                         [sg("the Sentix polarity"), sg("the polarity according to Sentix")],
                                         "la polarità Sentix (marl:hasPolarity, marl:hasPolarityValue)",
@@ -183,7 +183,7 @@ class Polarity(Pattern):
                                              ["What polarity does Sentix give {w}?"])))
         else:
             frame.show(facet, cls_label, "polarityLabels")
-            frame.show(facet, score, "polarityValues", string=False)
+            frame.show(facet, score, "polarityValues")
             frame.fragments.append(frag("projection", [sg("la loro polarità secondo Sentix"), sg("la polarità Sentix")],
                                         [sg("their Sentix polarity"), sg("the polarity Sentix gives them")],
                                         "la polarità Sentix (marl:hasPolarity, marl:hasPolarityValue)",

@@ -28,6 +28,7 @@ from typing import Iterable, Literal, Optional, Sequence
 
 from ..kb.results import Term
 from ..namespaces import RDF_LANGSTRING, XSD, XSD_STRING
+from ..sparql.model import unordered_list
 
 LangPolicy = Literal["keep", "ignore"]
 
@@ -85,10 +86,10 @@ class Normalizer:
                 hit = self._numeric_cache.get(term.value)
                 return hit if hit is not None else self._numeric_key(term.value, datatype)
             if datatype is None or datatype == XSD_STRING or datatype == RDF_LANGSTRING:
-                lang = term.lang
+                lang, value = term.lang, unordered_list(term.value)
                 if lang and self._keep_lang:
-                    return "l\x1f" + lang.lower() + "\x1f" + term.value
-                return "s\x1f" + term.value
+                    return "l\x1f" + lang.lower() + "\x1f" + value
+                return "s\x1f" + value
             return "t\x1f" + term.value + "\x1f" + datatype
         if kind == "iri":
             return "i\x1f" + term.value
@@ -123,9 +124,9 @@ class Normalizer:
             datatypes = {t.datatype for t in col}  # type: ignore[union-attr]
             if datatypes == {None}:
                 if self._keep_lang:
-                    return ["l\x1f" + t.lang.lower() + "\x1f" + t.value if t.lang  # type: ignore[union-attr]
-                            else "s\x1f" + t.value for t in col]  # type: ignore[union-attr]
-                return ["s\x1f" + t.value for t in col]  # type: ignore[union-attr]
+                    return ["l\x1f" + t.lang.lower() + "\x1f" + unordered_list(t.value)  # type: ignore[union-attr]
+                            if t.lang else "s\x1f" + unordered_list(t.value) for t in col]  # type: ignore[union-attr]
+                return ["s\x1f" + unordered_list(t.value) for t in col]  # type: ignore[union-attr]
             if datatypes <= NUMERIC_DATATYPES:
                 get = self._numeric_cache.get
                 slow = self._numeric_key

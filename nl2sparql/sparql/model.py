@@ -39,6 +39,16 @@ class Var:
         return f"?{self.name}"
 
 
+#: The separator of the lists the catalogue aggregates (``GROUP_CONCAT(DISTINCT ?x; separator=", ")``).
+LIST_SEPARATOR = ", "
+
+
+def unordered_list(text: str) -> str:
+    """``text`` with its :data:`LIST_SEPARATOR` parts sorted: a ``GROUP_CONCAT``'s order is the engine's
+    choice (the embedded store and a server join the same values in different orders), so scores and
+    answer signatures read such a list as a set."""
+    return LIST_SEPARATOR.join(sorted(text.split(LIST_SEPARATOR))) if LIST_SEPARATOR in text else text
+
 @dataclass(frozen=True)
 class IRI:
     """An IRI, rendered as ``prefix:local`` when a LiITA prefix fits."""
