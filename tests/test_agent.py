@@ -228,7 +228,7 @@ def test_a_quoted_vocabulary_value_asked_as_words_lists_the_words(sample_kb):
 
 def test_columns_that_only_echo_a_condition_are_dropped_unless_asked_for(sample_kb):
     plain = api.agent("Quali parole esprimono gioia e hanno polarità positiva?", kb=sample_kb)
-    assert plain.rows.variables == ["wr"] and "echo a condition" in " ".join(plain.attempts[0]["shaped"])
+    assert plain.rows.variables == ["wr"]  # no column that only echoes the condition, whoever drops it
     shown = api.agent("Quali parole esprimono gioia e hanno polarità positiva? Mostra anche il punteggio.",
                       kb=sample_kb)
     assert shown.rows.variables == ["wr", "polarity"] and shown.rows.count == plain.rows.count
