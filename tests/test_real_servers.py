@@ -430,7 +430,7 @@ def test_reference_queries_on_the_mirror_server_give_the_embedded_rows(oxigraph_
     from nl2sparql.sparql.dialect import normalise_dialect
 
     examples = json.loads((shared_dir / "reference" / "nl2sparql_examples.json").read_text(encoding="utf-8"))
-    queries = [(str(e["id"]), normalise_dialect(e["sparql"])[0]) for e in examples][::5]  # a fifth: time
+    queries = [(str(e["id"]), normalise_dialect(e["sparql"])[0]) for e in examples][::10]  # a tenth: time
     with EmbeddedKB.on_disk(mirror_store, limits=Limits(timeout=20)) as embedded, \
             RemoteKB(oxigraph_mirror.url, limits=Limits(timeout=20), retries=0) as served:
         outcomes = compare_engines(queries, embedded, {"served": served}, prepare=as_sent)

@@ -41,6 +41,7 @@ import stat
 import struct
 import tempfile
 import threading
+import time
 from typing import Any, Callable
 
 from ..errors import ConfigError, QueryError, QueryTimeout, ResourceLimit
@@ -308,6 +309,8 @@ class Worker:
         _in_spawner(self.process.start)
         child.close()
         self.confined = None
+        #: queries answered so far (a worker that fails after some gets one retry on a fresh one)
+        self.answered = 0
 
     def wait_ready(self, timeout: float) -> None:
         """Wait for the start-up report; raise when the worker could not start."""
@@ -423,18 +426,31 @@ class WorkerPool:
         self._idle.put(None)
 
     def call(self, message: Any, timeout: float, on_timeout: Callable[[], Exception]) -> Any:
-        """Run ``message`` in a worker; a worker past ``timeout`` is killed and ``on_timeout()`` raised."""
-        worker = self._acquire()
-        try:
-            reply = worker.call(message, timeout)
-        except BaseException:  # died, or interrupted while it may be mid-query
-            self._retire(worker)
-            raise
-        if reply is None:
-            self._retire(worker)
-            raise on_timeout()
-        self._idle.put(worker)
-        return reply
+        """Run ``message`` in a worker; a worker past ``timeout`` is killed and ``on_timeout()`` raised.
+
+        A worker that dies or runs past its memory cap after answering earlier queries may have grown
+        with them (caches, fragmentation), so the message gets one more try on a fresh worker, within
+        what is left of ``timeout``; a fresh worker's failure is the query's.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            worker = self._acquire()
+            try:
+                reply = worker.call(message, max(0.0, deadline - time.monotonic()))
+            except (ResourceLimit, WorkerDied):
+                self._retire(worker)
+                if worker.answered == 0 or time.monotonic() >= deadline:
+                    raise
+                continue
+            except BaseException:  # interrupted while it may be mid-query
+                self._retire(worker)
+                raise
+            if reply is None:
+                self._retire(worker)
+                raise on_timeout()
+            worker.answered += 1
+            self._idle.put(worker)
+            return reply
 
     def close(self) -> None:
         """Stop every worker."""

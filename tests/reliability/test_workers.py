@@ -89,3 +89,26 @@ def test_a_worker_holds_no_pipe_of_its_parent(clean_env):
     finally:
         child.kill()
         kb.close()
+
+
+def _grow(state: dict, message: str):
+    """A worker handle whose second and later ``crash-if-used`` messages abort the process (a worker
+    that grew over its earlier queries); ``crash`` always aborts."""
+    state["answered"] = state.get("answered", 0) + 1
+    if message == "crash" or (message == "crash-if-used" and state["answered"] > 1):
+        os.abort()
+    return f"{message}:{os.getpid()}"
+
+
+def test_a_used_worker_that_dies_gets_one_retry_on_a_fresh_one():
+    from nl2sparql.sparql.sandbox import WorkerDied, WorkerPool
+
+    pool = WorkerPool(dict, _grow, size=1)
+    try:
+        first = pool.call("ping", 30, TimeoutError)
+        retried = pool.call("crash-if-used", 30, TimeoutError)  # the used worker aborts; a fresh one answers
+        assert retried.startswith("crash-if-used:") and retried.split(":")[1] != first.split(":")[1]
+        with pytest.raises(WorkerDied, match="died"):
+            pool.call("crash", 30, TimeoutError)  # the fresh worker's failure is the query's own
+    finally:
+        pool.close()
