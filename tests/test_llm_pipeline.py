@@ -17,7 +17,6 @@ from llm_fake_server import FAKE_KEY, error, reply_by_content
 from nl2sparql.cli.gen import app
 from nl2sparql.errors import ConfigError
 from nl2sparql.pipelines.generation import GenerationPipeline, RunConfig
-from nl2sparql.operators.round_trip import default_predictor
 from nl2sparql.pipelines.llm_steps import build_pipeline, llm_steps
 from nl2sparql.pipelines.storage import read_jsonl
 
@@ -156,10 +155,6 @@ def test_a_refusing_server_stops_the_run_with_one_line(tmp_path, fake_llm, clean
 
 
 def test_round_trip_with_the_offline_translator(tmp_path, sample_kb):
-    try:
-        default_predictor(sample_kb)
-    except ConfigError as exc:
-        pytest.skip(str(exc))
     config = RunConfig(target=4, seed=5, out=str(tmp_path / "rt.jsonl"), cache_dir=str(tmp_path / "cache"),
                        extra={"round_trip": True})
     manifest = build_pipeline(config, sample_kb).run()

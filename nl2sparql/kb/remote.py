@@ -246,10 +246,7 @@ _TIMEOUT_STATES = ("S1T00", "HYT00", "HYT01")
 
 def _refusal(exc, url: str) -> QueryError | None:
     """The query error a 500 answer reports, or ``None`` for a server fault worth retrying."""
-    try:
-        body = exc.read1(8192).decode("utf-8", "replace").strip()
-    except (OSError, AttributeError, ValueError):
-        return None
+    body = (_body_text(exc, 8192) or "").strip()
     reason = " ".join(body.split("\n\nSPARQL query:")[0].split())[:300]  # Virtuoso echoes the query after
     state = _VIRTUOSO.search(body)
     if state:
@@ -287,12 +284,19 @@ def _retry_after(exc) -> float | None:
         return None
 
 
-def _error_body(exc) -> str:
-    """The first line of an error answer's body (at most 2 KiB of it, never waiting on a trickle)."""
+def _body_text(exc, limit: int) -> str | None:
+    """Up to ``limit`` bytes of an error answer's body that have arrived (never waiting on a trickle);
+    ``None`` when it cannot be read."""
     try:
-        return _first_line(exc.read1(2048))
+        return exc.read1(limit).decode("utf-8", "replace")
     except (OSError, AttributeError, ValueError):
-        return _first_line(getattr(exc, "reason", exc))
+        return None
+
+
+def _error_body(exc) -> str:
+    """The first line of an error answer's body (at most 2 KiB of it), else its reason."""
+    body = _body_text(exc, 2048)
+    return _first_line(body if body is not None else getattr(exc, "reason", exc))
 
 
 def _first_line(exc) -> str:

@@ -38,21 +38,9 @@ def as_predictor(obj: Any) -> Predictor:
 
 
 def default_predictor(kb=None) -> Predictor:
-    """The offline translator as a predictor: the ``Translator`` façade, else ``OfflineTranslator``."""
-    try:
-        from ..translate.translator import Translator
-    except ImportError:
-        try:
-            from ..translate.offline import OfflineTranslator
-        except ImportError:
-            raise ConfigError("--round-trip needs the offline translator (nl2sparql.translate), "
-                              "which this install lacks") from None
-        return as_predictor(OfflineTranslator())
-    try:
-        translator = Translator(kb=kb)
-    except TypeError:
-        translator = Translator()
-    return as_predictor(translator)
+    """The offline translator (the ``Translator`` façade, with the shipped examples) as a predictor."""
+    from ..translate.translator import Translator
+    return as_predictor(Translator(kb=kb))
 
 
 class RoundTripCheck(Operator):
@@ -73,14 +61,14 @@ class RoundTripCheck(Operator):
     def __init__(self, config: dict | None = None, kb=None, predictor: Any = None, **kw):
         super().__init__(config, **kw)
         self.kb = kb
-        self._predictor = as_predictor(predictor) if predictor is not None else None
-        self.predictor = predictor
+        #: the predictor given (wrapped), else ``None``: the run then uses :func:`default_predictor`
+        self.predictor = as_predictor(predictor) if predictor is not None else None
 
     def run(self, storage, input_key: str = "sparql", question_key: str = "nl",
             output_key: str = "round_trip") -> StepReport:
         rows = storage.read("dict")
         report = StepReport(self.name, rows_in=len(rows))
-        predict = self._predictor or default_predictor(self.kb)
+        predict = self.predictor or default_predictor(self.kb)
         scorer = Scorer(self.kb, timeout=float(self.config.get("timeout", 10.0)),
                         max_rows=int(self.config.get("max_rows", 10_000)))
         reject = bool(self.config.get("reject", False))
