@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..namespaces import COMPLIT_VOCAB, EMOTIONS, PREFIXES
-from ..sparql.lexer import Token, closing, declared_prefixes, tokenize
+from ..sparql.lexer import Token, closing, declared_prefixes, enclosing, tokenize
 
 #: Closed-vocabulary values a query may fix: (kind, namespace, local names).
 VOCABULARY = (("emotion", PREFIXES["elita"], EMOTIONS),
@@ -251,15 +251,7 @@ def token_iri(tok: Token, prefixes: dict[str, str]) -> str | None:
 
 def call_open(tokens: list[Token], i: int) -> int | None:
     """Index of the ``(`` of the call whose argument list contains token ``i`` at depth 1."""
-    depth = 0
-    for k in range(i - 1, -1, -1):
-        if tokens[k].text == ")":
-            depth += 1
-        elif tokens[k].text == "(":
-            if depth == 0:
-                return k
-            depth -= 1
-    return None
+    return enclosing(tokens, i, "(")
 
 
 def call_of(tokens: list[Token], i: int) -> str | None:

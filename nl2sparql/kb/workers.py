@@ -17,7 +17,7 @@ from typing import Callable, Optional
 import pyoxigraph as ox
 
 from ..errors import QueryError, QuerySyntaxError, QueryTimeout
-from ..sparql.rewrite import lateral_optionals
+from ..sparql.rewrite import lateral_minus, lateral_optionals
 from ..sparql.sandbox import WorkerPool as SandboxPool
 from ..sparql.syntax import readable_parse_error
 from .results import ResultTable, Term
@@ -40,10 +40,11 @@ def run_on_store(store: ox.Store, query: str, form: str, default_graph, max_rows
     """Evaluate a prepared query on ``store`` and normalise the result (in the calling process).
 
     OPTIONAL groups run as ``LATERAL`` (:func:`~nl2sparql.sparql.rewrite.lateral_optionals`): the same
-    answers, looked up per solution instead of read whole and joined by hash.
+    answers, looked up per solution instead of read whole and joined by hash; so do the MINUS groups
+    where that gives the same answers (:func:`~nl2sparql.sparql.rewrite.lateral_minus`).
     """
     start = time.perf_counter()
-    result = store.query(lateral_optionals(query), default_graph=default_graph)
+    result = store.query(lateral_optionals(lateral_minus(query)), default_graph=default_graph)
     if form == "ask":
         return ResultTable("ask", boolean=bool(result), elapsed=time.perf_counter() - start)
     rows = []

@@ -205,6 +205,20 @@ def closing(tokens: list[Token], i: int) -> int | None:
     return None
 
 
+def enclosing(tokens: list[Token], i: int, bracket: str = "{") -> int | None:
+    """Index of the innermost ``bracket`` (``{``, ``(`` or ``[``) still open at token ``i`` (``None``: none)."""
+    close = _CLOSING[bracket]
+    depth = 0
+    for k in range(i - 1, -1, -1):
+        if tokens[k].text == close:
+            depth += 1
+        elif tokens[k].text == bracket:
+            if depth == 0:
+                return k
+            depth -= 1
+    return None
+
+
 def apply_edits(query: str, edits) -> str:
     """Apply ``(start, end, text)`` replacements at character offsets (the last first, so offsets stay valid)."""
     for start, end, text in sorted(set(edits), key=lambda e: (e[0], e[1]), reverse=True):
