@@ -66,6 +66,47 @@ def test_blank_nodes_shared_across_graphs_survive_the_copy(tmp_path):
     assert mem.query(ask)
 
 
+@pytest.mark.parametrize("text", ["x", "_:x"])  # "_:" in a literal: copied the slow way, still exact
+def test_copies_of_many_graphs_are_exact(tmp_path, text):
+    """More graphs than dump threads, with the default graph copied or rebuilt as the union."""
+    disk_path = tmp_path / "many"
+    store = ox.Store(str(disk_path))
+    p = ox.NamedNode("http://example.org/p")
+    graphs = [f"http://example.org/g{i}" for i in range(7)]
+    for i, g in enumerate(graphs):
+        for k in range(50):
+            quad = ox.Quad(ox.NamedNode(f"http://example.org/s{k}"), p, ox.Literal(f"{text} {i} {k}"), ox.NamedNode(g))
+            store.add(quad)
+            store.add(ox.Quad(quad.subject, quad.predicate, quad.object, ox.DefaultGraph()))
+    store.flush()
+    del store
+    disk = ox.Store.read_only(str(disk_path))
+    for dumpers in (1, 2, 3):
+        assert set(copy_to_memory(disk, set(graphs), dumpers=dumpers)) == set(disk)
+        assert set(copy_to_memory(disk, dumpers=dumpers)) == set(disk)
+
+
+class _FailingDisk:
+    """A store whose third dump fails."""
+
+    def __init__(self):
+        self.dumps = 0
+
+    def named_graphs(self):
+        return [ox.NamedNode(f"http://example.org/g{i}") for i in range(6)]
+
+    def dump(self, format, from_graph):
+        self.dumps += 1
+        if self.dumps == 3:
+            raise OSError("disk gone")
+        return f"<http://example.org/s> <http://example.org/p> <{from_graph.value}> .\n".encode()
+
+
+def test_a_failing_dump_is_raised_not_hung():
+    with pytest.raises(OSError, match="disk gone"):
+        copy_to_memory(_FailingDisk(), union_graphs=set())
+
+
 def test_a_store_too_large_for_the_free_memory_is_one_clear_error(sample_store, monkeypatch):
     monkeypatch.setattr("nl2sparql.kb.memory.store_bytes", lambda path: 1 << 50)
     with pytest.raises(DataError, match="too large to copy into the free memory; run without --memory"):
