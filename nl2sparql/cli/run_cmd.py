@@ -24,7 +24,9 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
         store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
         timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
-        threads: Annotated[int, typer.Option(help="Parallel query workers for the execution filter.")] = 1,
+        threads: Annotated[int, typer.Option(help="Processes working at once: query workers of the sampler and the "
+                                                 "execution filter, and forked processes for drawing, phrasing and "
+                                                 "checking rows (the pool does not depend on it).")] = 1,
         oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
         max_scan: Annotated[int, typer.Option(
             help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..kb.base import KnowledgeBase
 from ..kb.scans import ScanSizes
+from ..parallel import fork_imap
 from ..patterns import Facts
 from ..patterns.compose import Composer
 from .base import Operator, StepReport
@@ -18,8 +19,9 @@ class PatternComposer(Operator):
     Config: ``candidates`` (how many to produce), ``seed``, ``patterns`` (allowed labels or None),
     ``max_result_rows`` (skip draws whose answer, estimated from the facts, is larger),
     ``max_scan`` (with a ``kb`` service: draw fewer queries whose first scan reads more rows,
-    see :meth:`~nl2sparql.patterns.compose.Composer._too_slow`; 0 turns it off), ``first_draw``
-    (the index of the first draw, default 0: a shard's units draw from disjoint ranges).
+    see :meth:`~nl2sparql.patterns.compose.Composer.check_scan`; 0 turns it off), ``first_draw``
+    (the index of the first draw, default 0: a shard's units draw from disjoint ranges), ``threads``
+    (processes that make the draws, default 1; the candidates do not depend on it).
     Exact duplicate queries are dropped here (reason ``duplicate_query``). ``shared``: a dict
     kept across runs on the same facts (a shard's units), so the composer and its scan counts
     are built once.
@@ -58,21 +60,30 @@ class PatternComposer(Operator):
         seen: set[str] = set()
         out, rejects = [], []
         draws = 0
-        while len(out) < total and draws < total * MAX_DRAWS_PER_CANDIDATE:
-            cand = composer.draw(first + draws)
-            draws += 1
-            self.progress(len(out), total)
-            if isinstance(cand, str):
-                report.rejected[cand] += 1
-                continue
-            row = cand.to_json()
-            row[output_key] = row.pop("sparql")
-            if row[output_key] in seen:
-                report.rejected["duplicate_query"] += 1
-                rejects.append({"cid": row["cid"], "reason": "duplicate_query", output_key: row[output_key]})
-                continue
-            seen.add(row[output_key])
-            out.append(row)
+        # draws are made in ``threads`` processes, checked (the KB counts scans) and kept here in draw order,
+        # so the candidates are the same whatever the number of processes
+        indices = range(first, first + total * MAX_DRAWS_PER_CANDIDATE)
+        results = fork_imap(composer.draw_unchecked, indices, int(self.config.get("threads", 1)), chunk=128)
+        try:
+            for drawn in results:
+                cand = composer.check_scan(drawn)
+                draws += 1
+                self.progress(len(out), total)
+                if isinstance(cand, str):
+                    report.rejected[cand] += 1
+                    continue
+                row = cand.to_json()
+                row[output_key] = row.pop("sparql")
+                if row[output_key] in seen:
+                    report.rejected["duplicate_query"] += 1
+                    rejects.append({"cid": row["cid"], "reason": "duplicate_query", output_key: row[output_key]})
+                    continue
+                seen.add(row[output_key])
+                out.append(row)
+                if len(out) >= total:
+                    break
+        finally:
+            results.close()
         self.progress(total, total)
         report.rows_in, report.kept = draws, len(out)
         if sizes:

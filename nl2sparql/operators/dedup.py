@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..parallel import fork_map
 from ..sparql.lexer import tokenize
 from ..translate.text import fold
 from .base import Operator, StepReport
@@ -38,7 +39,8 @@ def normalise_question(text: str) -> str:
 
 
 class Deduplicator(Operator):
-    """Drops duplicates (first occurrence kept, input order preserved)."""
+    """Drops duplicates (first occurrence kept, input order preserved). Config: ``threads`` (processes that
+    normalise, default 1)."""
 
     input_keys = ("sparql", "answer_signature", "nl", "patterns")
 
@@ -47,11 +49,11 @@ class Deduplicator(Operator):
         report = StepReport(self.name, rows_in=len(rows))
         queries, answers, questions = set(), set(), set()
         kept, rejects = [], []
-        for row in rows:
-            q = normalise_query(row[input_key])
+        normalised = fork_map(lambda row: (normalise_query(row[input_key]), normalise_question(row[question_key])),
+                              rows, int(self.config.get("threads", 1)))
+        for row, (q, question) in zip(rows, normalised):
             strong = tuple(sorted(k for k, v in row.get("patterns", {}).items() if v >= 0.5))
             answer = (row.get("answer_signature"), strong) if row.get("result_count", 0) > 1 else None
-            question = normalise_question(row[question_key])
             reason = ("duplicate_query" if q in queries else
                       "duplicate_answer" if answer is not None and answer in answers else
                       "duplicate_question" if question in questions else None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..parallel import fork_map
 from ..sparql.features import analyze
 from .base import Operator, StepReport
 
@@ -36,7 +37,7 @@ UNSOLVED_WEIGHT = 2.0
 class DifficultyClassifier(Operator):
     """Adds ``difficulty`` and ``difficulty_score``: the structural score, plus :data:`UNSOLVED_WEIGHT`
     times the share of its generic questions the offline translator could not answer (the row's
-    ``round_trip``, when the round-trip check ran)."""
+    ``round_trip``, when the round-trip check ran). Config: ``threads`` (processes that score, default 1)."""
 
     input_keys = ("sparql", "patterns")
     output_keys = ("difficulty",)
@@ -44,8 +45,9 @@ class DifficultyClassifier(Operator):
 
     def run(self, storage, input_key: str = "sparql", output_key: str = "difficulty") -> StepReport:
         rows = storage.read("dict")
-        for row in rows:
-            score = difficulty_score(row[input_key], row.get("patterns"))
+        scores = fork_map(lambda row: difficulty_score(row[input_key], row.get("patterns")), rows,
+                          int(self.config.get("threads", 1)))
+        for row, score in zip(rows, scores):
             solved = solve_rate(row.get("round_trip"))
             if solved is not None:
                 score = round(score + UNSOLVED_WEIGHT * (1 - solved), 2)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..parallel import fork_imap
 from .base import Operator, StepReport
 from .defects import item_defects
 
 
 class QualityCheck(Operator):
-    """Rejects rows with a defective question or gold. Config: ``reject`` (default true: false only counts)."""
+    """Rejects rows with a defective question or gold. Config: ``reject`` (default true: false only counts),
+    ``threads`` (processes that check rows, default 1)."""
 
     input_keys = ("cid", "sparql", "shape", "fragments", "nl_variants", "nl_en_variants", "patterns")
 
@@ -25,8 +27,9 @@ class QualityCheck(Operator):
         reject = bool(self.config.get("reject", True))
         by_class, by_key, by_persona = Counter(), Counter(), Counter()
         kept, rejects = [], []
-        for i, row in enumerate(rows):
-            defects = item_defects({**row, "sparql": row[input_key]})
+        found = fork_imap(lambda row: item_defects({**row, "sparql": row[input_key]}), rows,
+                          int(self.config.get("threads", 1)))
+        for i, (row, defects) in enumerate(zip(rows, found)):
             for cls, key, persona, lang in defects:
                 by_class[cls] += 1
                 by_key[f"{cls}:{key}"] += 1

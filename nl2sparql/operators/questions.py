@@ -12,11 +12,13 @@ import random
 
 from ..patterns.base import Fragment
 from ..patterns.phrasing import realise_all
+from ..parallel import fork_imap
 from .base import Operator, StepReport
 
 
 class QuestionGenerator(Operator):
-    """Adds ``nl``, ``nl_variants``, ``nl_en``, ``nl_en_variants``. Config: ``seed``."""
+    """Adds ``nl``, ``nl_variants``, ``nl_en``, ``nl_en_variants``. Config: ``seed``, ``threads`` (processes
+    that phrase, default 1; the questions do not depend on it)."""
 
     input_keys = ("cid", "shape", "fragments")
     output_keys = ("nl", "nl_variants", "nl_en", "nl_en_variants")
@@ -25,10 +27,13 @@ class QuestionGenerator(Operator):
         rows = storage.read("dict")
         report = StepReport(self.name, rows_in=len(rows))
         seed = self.config.get("seed", 0)
-        for i, row in enumerate(rows):
+        def phrase(row: dict) -> dict:
             rng = random.Random(f"{seed}:q:{row['cid']}")
             fragments = [Fragment(f["kind"], f["text"]) for f in row[input_key]]
-            questions = realise_all(fragments, row["shape"], rng, row.get("word"), row.get("limit"))
+            return realise_all(fragments, row["shape"], rng, row.get("word"), row.get("limit"))
+
+        phrased = fork_imap(phrase, rows, int(self.config.get("threads", 1)))
+        for i, (row, questions) in enumerate(zip(rows, phrased)):
             row[output_key] = questions["it"]["generic"]
             row[f"{output_key}_variants"] = questions["it"]
             row[f"{output_key}_en"] = questions["en"]["generic"]

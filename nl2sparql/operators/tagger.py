@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from ..patterns.tagger import tag_query
+from ..parallel import fork_imap
 from .base import Operator, StepReport
 
 
 class PatternTagger(Operator):
     """Writes ``patterns`` (``{LABEL: weight}``): the structural tagger's weights, raised to the
-    composer's where the composer knows better (it built the query)."""
+    composer's where the composer knows better (it built the query). Config: ``threads`` (processes that
+    tag, default 1)."""
 
     input_keys = ("sparql",)
     output_keys = ("patterns",)
@@ -17,8 +19,8 @@ class PatternTagger(Operator):
         rows = storage.read("dict")
         report = StepReport(self.name, rows_in=len(rows))
         agree = 0
-        for i, row in enumerate(rows):
-            tags = tag_query(row[input_key])
+        tagged = fork_imap(lambda row: tag_query(row[input_key]), rows, int(self.config.get("threads", 1)))
+        for i, (row, tags) in enumerate(zip(rows, tagged)):
             composed = row.get("labels") or {}
             strong_tags = {k for k, v in tags.items() if v >= 0.5}
             strong_comp = {k for k, v in composed.items() if v >= 0.5}

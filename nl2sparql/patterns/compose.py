@@ -178,12 +178,22 @@ class Candidate:
     scan_rows: int | None = None
 
     def to_json(self) -> dict:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (it shares the nested lists and dicts; ``asdict``'s deep copy cost 15 % of a draw)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def fragment_objects(self) -> list[Fragment]:
         """The fragments as :class:`Fragment` objects."""
         return [Fragment(f["kind"], f["text"]) for f in self.fragments]
+
+
+@dataclass
+class Draw:
+    """One draw before its cost check: the candidate or why none was drawn, the candidate query's first
+    scan (None: not counted) and the draw's last random number, which the check compares."""
+
+    result: Candidate | str
+    scan: Scan | None = None
+    chance: float = 0.0
 
 
 def askable(word: str) -> bool:
@@ -304,6 +314,7 @@ class Composer:
             self.facts.labels.setdefault(lemma, rows[0][0])
         self._candidate_sets: dict[str, list[str]] = {}
         self._match_cache: dict[tuple, set[str] | None] = {}
+        self._estimates: dict[frozenset, int] = {}  # by the ids of the _match_cache sets, which live as long
         self._standalone = {label: p.variants(self.facts) for label, p in CATALOGUE.items()
                             if isinstance(p, StandalonePattern)}
 
@@ -379,11 +390,22 @@ class Composer:
         sets = [s for s in (self._matching(label, value) for label, value in slots.items()) if s is not None]
         if not sets:
             return None
-        sets.sort(key=len)
-        return len(set.intersection(*sets)) if len(sets) > 1 else len(sets[0])
+        if len(sets) == 1:
+            return len(sets[0])
+        # the same few large sets meet again and again (a part of speech and an emotion): count each meeting once
+        key = frozenset(map(id, sets))
+        if key not in self._estimates:
+            sets.sort(key=len)
+            self._estimates[key] = len(set.intersection(*sets))
+        return self._estimates[key]
 
     def draw(self, index: int) -> Candidate | str:
-        """The ``index``-th candidate for this seed, or why none was drawn (``no_anchor``, ``too_broad``)."""
+        """The ``index``-th candidate for this seed, or why none was drawn (``no_anchor``, ``too_broad``…)."""
+        return self.check_scan(self.draw_unchecked(index))
+
+    def draw_unchecked(self, index: int) -> Draw:
+        """The ``index``-th draw before its cost check: pure (the KB is not asked), so draws can be
+        made in other processes and checked here (:meth:`check_scan`) in order."""
         rng = random.Random(f"{self.seed}:{index}")
         weights = self.naturalness.shapes
         shapes = [s for s in weights if s != "standalone" or any(self._ok(l) for l in self._standalone)]
@@ -392,10 +414,10 @@ class Composer:
             return self._standalone_candidate(rng, index)
         labels = self._draw_labels(shape, rng)
         if not labels:
-            return "no_labels"
+            return Draw("no_labels")
         anchor = self._anchor(labels, rng, named=shape == "word")
         if anchor is None:
-            return "no_anchor"
+            return Draw("no_anchor")
         word = self.facts.labels[anchor]
         frame = start_frame(shape, word if shape == "word" else None)
         if not any(CATALOGUE[label].resource for label in labels):
@@ -407,61 +429,58 @@ class Composer:
         if shape != "word" and self.max_rows:
             estimate = self.estimate(slots)
             if estimate is not None and estimate > self.max_rows:
-                return "too_broad"
+                return Draw("too_broad")
         if shape == "list" and sum(self._matching(label, value) is not None for label, value in slots.items()) > 1:
             estimate = self.estimate(slots)
             if estimate is not None and estimate < 2:
-                return "too_narrow"  # several constraints met by the anchor alone: built backwards from one answer
+                return Draw("too_narrow")  # several constraints met by the anchor alone: built backwards from one answer
         for label in self._by_selectivity(labels, slots):
             CATALOGUE[label].build(frame, slots[label], rng)
         if shape != "word" and not any(f.kind in ("head", "constraint") for f in frame.fragments):
-            return "no_constraint"  # every lemma with some columns: nobody asks that
+            return Draw("no_constraint")  # every lemma with some columns: nobody asks that
         for label in role("finish"):
             if self._ok(label):
                 CATALOGUE[label].compose_finish(frame, self.facts, anchor, rng)
         limit = rng.choice([5, 10, 20]) if shape == "list" and not frame.aggregate and rng.random() < 0.1 else None
         query = finish_query(frame, limit)
-        scan = self._scan_rows(query)
-        if self._too_slow(scan, rng):
-            return "slow_scan"
-        return self._candidate(index, render(query), frame, word if shape == "word" else None, limit, anchor, scan)
+        return self._draw(query, rng, index, frame, word if shape == "word" else None, limit, anchor)
 
-    def _scan_rows(self, query) -> int | None:
-        if self.scan_rows is None:
-            return None
-        scan = first_scan(query)
-        return self.scan_rows(scan) if scan is not None else None
+    def _draw(self, query, rng: random.Random, index: int, frame: Frame, word, limit, anchor) -> Draw:
+        # the draw's last random number decides the cost check; drawn now, the check needs no generator
+        return Draw(self._candidate(index, render(query), frame, word, limit, anchor),
+                    first_scan(query) if self.scan_rows is not None else None, rng.random())
 
-    def _too_slow(self, rows: int | None, rng: random.Random) -> bool:
-        """Draw fewer queries that start from a large scan: keep one with probability (max_scan / rows)².
+    def check_scan(self, drawn: Draw) -> Candidate | str:
+        """The candidate of a draw, or ``slow_scan``: queries that start from a large scan are drawn less.
 
-        A query's time grows with its first scan (about 1 s for all 122 k
-        lemmas of the mirror, a few ms from a named word), so the expected
-        time a draw costs falls as its scan grows, while every shape can
-        still appear.
+        A candidate whose first scan reads more than ``max_scan`` rows is kept with probability
+        (max_scan / rows)². A query's time grows with its first scan (about 1 s for all 122 k lemmas
+        of the mirror, a few ms from a named word), so the expected time a draw costs falls as its
+        scan grows, while every shape can still appear. The rows are counted on the KB (``scan_rows``).
         """
-        if not self.max_scan or rows is None or rows <= self.max_scan:
-            return False
-        return rng.random() >= (self.max_scan / rows) ** 2
+        if isinstance(drawn.result, str):
+            return drawn.result
+        rows = self.scan_rows(drawn.scan) if self.scan_rows is not None and drawn.scan is not None else None
+        if self.max_scan and rows is not None and rows > self.max_scan \
+                and drawn.chance >= (self.max_scan / rows) ** 2:
+            return "slow_scan"
+        drawn.result.scan_rows = rows
+        return drawn.result
 
-    def _standalone_candidate(self, rng: random.Random, index: int) -> Candidate | None:
+    def _standalone_candidate(self, rng: random.Random, index: int) -> Draw:
         labels = [l for l in self._standalone if self._ok(l) and self._standalone[l]]
         if not labels:
-            return "no_labels"
+            return Draw("no_labels")
         label = rng.choice(labels)
         slots = rng.choice(self._standalone[label])
         query, fragments, tags, mentions = CATALOGUE[label].build(slots, rng)
-        scan = self._scan_rows(query)
-        if self._too_slow(scan, rng):
-            return "slow_scan"
         frame = Frame(shape="standalone", fragments=fragments, labels=dict(tags))
         frame.slots = {k: str(v) for k, v in slots.items()}
         frame.mentions = mentions
-        return self._candidate(index, render(query), frame, None, None, None, scan)
+        return self._draw(query, rng, index, frame, None, None, None)
 
-    def _candidate(self, index, sparql, frame: Frame, word, limit, anchor, scan_rows=None) -> Candidate:
+    def _candidate(self, index, sparql, frame: Frame, word, limit, anchor) -> Candidate:
         cid = hashlib.sha1(f"{self.seed}:{index}:{sparql}".encode()).hexdigest()[:12]
         return Candidate(cid, sparql, frame.shape, dict(frame.labels), dict(frame.slots),
                          [list(m) for m in frame.mentions],
-                         [{"kind": f.kind, "text": f.text} for f in frame.fragments], word, limit, anchor,
-                         scan_rows)
+                         [{"kind": f.kind, "text": f.text} for f in frame.fragments], word, limit, anchor)

@@ -88,8 +88,12 @@ class RunConfig:
 
     @property
     def enough_kept(self) -> int:
-        """The execution filter stops once this many candidates passed (margin for the deduplicator)."""
-        return int(self.target * 1.05) + 10
+        """The execution filter stops once this many candidates passed with answers of their own.
+
+        Repeated answers are not counted (see :class:`~nl2sparql.operators.ExecutionFilter`); the margin
+        is for what the later steps still drop: defective questions, near-identical questions.
+        """
+        return int(self.target * 1.03) + 10
 
     def identity(self) -> dict:
         """The fields a resumed run must share with the original."""
@@ -132,7 +136,8 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
     progress = progress or (lambda name: (lambda done, total: None))
     c = config
     compose = {"candidates": c.candidates, "seed": c.seed, "patterns": c.patterns,
-               "max_result_rows": c.max_result_rows, "max_scan": c.max_scan}
+               "max_result_rows": c.max_result_rows, "max_scan": c.max_scan, "threads": c.threads}
+    rows = {"threads": c.threads}  # the row steps' processes (the output does not depend on them)
     write = {"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}
     if c.unit is not None:
         compose["first_draw"] = c.unit * UNIT_DRAW_SPAN
@@ -147,12 +152,12 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
                               "stop_after": c.enough_kept},
                              kb=kb, progress=progress("execution filter")),
              {"input_key": "sparql", "output_key": "result_count"}),
-        Step(QuestionGenerator({"seed": c.seed}, progress=progress("question generator")),
+        Step(QuestionGenerator({"seed": c.seed, **rows}, progress=progress("question generator")),
              {"input_key": "fragments", "output_key": "nl"}),
-        Step(PatternTagger(progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
-        Step(QualityCheck(progress=progress("quality check")), {"input_key": "sparql"}),
-        Step(Deduplicator(progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
-        Step(DifficultyClassifier(progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
+        Step(PatternTagger(rows, progress=progress("pattern tagger")), {"input_key": "sparql", "output_key": "patterns"}),
+        Step(QualityCheck(rows, progress=progress("quality check")), {"input_key": "sparql"}),
+        Step(Deduplicator(rows, progress=progress("deduplicator")), {"input_key": "sparql", "question_key": "nl"}),
+        Step(DifficultyClassifier(rows, progress=progress("difficulty")), {"input_key": "sparql", "output_key": "difficulty"}),
         Step(PoolWriter(write, progress=progress("pool writer")), {"input_key": "sparql"}),
     ]
     if c.extra.get("round_trip"):
@@ -162,6 +167,13 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
                                              predictor=OfflineTranslator(), progress=progress("round trip")),
                               {"input_key": "sparql", "question_key": "nl", "output_key": "round_trip"}))
     return steps
+
+
+def _same_output(recorded: dict | None, params: dict) -> bool:
+    """True when a step's recorded parameters give the output these would (``threads`` changes only speed)."""
+    def output_params(p: dict) -> dict:
+        return {k: v for k, v in p.items() if k != "threads"}
+    return recorded is not None and output_params(recorded) == output_params(params)
 
 
 class GenerationPipeline:
@@ -295,7 +307,7 @@ class GenerationPipeline:
             storage = self.storage.step()
             params = step.operator.params()
             prior = done_steps.get(i)
-            if reuse and prior and prior.get("params") == params and storage.file(i).is_file():
+            if reuse and prior and _same_output(prior.get("params"), params) and storage.file(i).is_file():
                 manifest["steps"].append({**prior, "resumed": True})
                 step.operator.progress(1, 1)
                 continue
