@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=5.0)
-    parser.add_argument("--oversample", type=float, default=1.6)
+    parser.add_argument("--oversample", type=float, default=RunConfig.oversample)
     parser.add_argument("--max-scan", type=int, default=2000)
     parser.add_argument("--store", type=Path, default=REPO / "cache" / "bench-mirror-store")
     parser.add_argument("--memory", action=argparse.BooleanOptionalAction, default=True,

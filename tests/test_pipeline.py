@@ -19,7 +19,7 @@ from nl2sparql.errors import ConfigError
 from nl2sparql.operators import PatternTagger, PoolWriter
 from nl2sparql.operators.dedup import normalise_query
 from nl2sparql.patterns import LABELS
-from nl2sparql.pipelines.generation import GenerationPipeline, RunConfig, Step
+from nl2sparql.pipelines.generation import GenerationPipeline, RunConfig, Step, default_steps
 from nl2sparql.pipelines.storage import read_jsonl
 
 FIELDS = {"id", "sparql", "nl", "nl_variants", "patterns", "nl_en", "nl_en_variants", "result_count",
@@ -119,11 +119,24 @@ def test_execution_filter_stops_once_enough_candidates_passed(pool300):
     passed = read_jsonl(Path(pool300[1]["manifest"]).parent / f"{manifest['run']['prefix']}_step{step['step']}.jsonl")
     assert len(passed) == report["kept"]
     repeated = [r for r in passed if r["result_count"] > 1]
-    distinct = len(passed) - len(repeated) + len({r["answer_signature"] for r in repeated})
+    answers = {(r["answer_signature"], tuple(sorted(k for k, v in r["labels"].items() if v >= 0.5))) for r in repeated}
+    distinct = len(passed) - len(repeated) + len(answers)
     assert distinct == RunConfig(target=300).enough_kept < report["kept"]
     assert report["not_run"] > 0 and report["kept"] + sum(report["rejected"].values()) + report["not_run"] == \
         report["rows_in"]
     assert pool300[1]["executed"] == report["rows_in"] - report["not_run"]
+
+
+def test_a_filter_that_runs_out_of_candidates_gets_more_and_the_pool_is_the_same(pool300, sample_kb, tmp_path):
+    config = RunConfig(target=300, seed=1, out=str(tmp_path / "p.jsonl"), cache_dir=str(tmp_path / "cache"))
+    steps = default_steps(config, sample_kb)
+    steps[1].operator.config["candidates"] = 120  # far too few: the execution filter runs out
+    manifest = GenerationPipeline(config, sample_kb, steps=steps).run()
+    composed, filtered = manifest["steps"][1]["report"], manifest["steps"][2]["report"]
+    assert composed["top_ups"] >= 1 and composed["kept"] > 120 and "short" not in filtered
+    assert not list((tmp_path / "cache").glob("*.partial.jsonl"))  # the filter's checkpoint is gone once done
+    items = [dict(i, provenance=None) for i in read_jsonl(tmp_path / "p.jsonl")]
+    assert items == [dict(i, provenance=None) for i in read_jsonl(pool300[0])]
 
 
 def test_bad_wiring_is_refused_before_running(sample_kb, tmp_path):

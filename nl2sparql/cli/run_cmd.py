@@ -27,7 +27,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         threads: Annotated[int, typer.Option(help="Processes working at once: query workers of the sampler and the "
                                                  "execution filter, and forked processes for drawing, phrasing and "
                                                  "checking rows (the pool does not depend on it).")] = 1,
-        oversample: Annotated[float, typer.Option(help="Candidates drawn per wanted example.")] = 2.0,
+        oversample: Annotated[float, typer.Option(help="Candidates drawn first per wanted example (more are drawn when the execution filter runs out; the pool does not depend on it).")] = 1.3,
         max_scan: Annotated[int, typer.Option(
             help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
         cache_dir: Annotated[Optional[Path], typer.Option(

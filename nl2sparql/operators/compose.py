@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..kb.base import KnowledgeBase
 from ..kb.scans import ScanSizes
 from ..parallel import fork_imap
@@ -35,6 +37,7 @@ class PatternComposer(Operator):
         super().__init__(config, **kw)
         self.kb = kb
         self.shared = shared
+        self._last: _Drawn | None = None
 
     def _composer(self, storage, input_key: str) -> tuple[Composer, ScanSizes | None]:
         allowed = self.config.get("patterns")
@@ -53,21 +56,32 @@ class PatternComposer(Operator):
         return composer, sizes
 
     def run(self, storage, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
-        report = StepReport(self.name)
         composer, sizes = self._composer(storage, input_key)
-        total = int(self.config.get("candidates", 100))
+        self._last = _Drawn(composer, sizes, StepReport(self.name))
+        return self._draw(storage, self._last, int(self.config.get("candidates", 100)), output_key)
+
+    def more(self, storage, candidates: int, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
+        """Continue the last run until it has ``candidates`` in all (a pipeline's top-up when the execution
+        filter ran out); the rows are those a run asked for that many from the start would write."""
+        if self._last is None:
+            self.config["candidates"] = candidates
+            return self.run(storage, input_key, output_key)
+        return self._draw(storage, self._last, candidates, output_key)
+
+    def _draw(self, storage, drawn: "_Drawn", total: int, output_key: str) -> StepReport:
+        composer, report = drawn.composer, drawn.report
         first = int(self.config.get("first_draw", 0))
-        seen: set[str] = set()
-        out, rejects = [], []
-        draws = 0
+        out, seen, rejects = drawn.out, drawn.seen, drawn.rejects
         # draws are made in ``threads`` processes, checked (the KB counts scans) and kept here in draw order,
         # so the candidates are the same whatever the number of processes
-        indices = range(first, first + total * MAX_DRAWS_PER_CANDIDATE)
+        indices = range(first + drawn.draws, first + total * MAX_DRAWS_PER_CANDIDATE)
         results = fork_imap(composer.draw_unchecked, indices, int(self.config.get("threads", 1)), chunk=128)
         try:
-            for drawn in results:
-                cand = composer.check_scan(drawn)
-                draws += 1
+            for drawn_one in results:
+                if len(out) >= total:
+                    break
+                cand = composer.check_scan(drawn_one)
+                drawn.draws += 1
                 self.progress(len(out), total)
                 if isinstance(cand, str):
                     report.rejected[cand] += 1
@@ -85,10 +99,23 @@ class PatternComposer(Operator):
         finally:
             results.close()
         self.progress(total, total)
-        report.rows_in, report.kept = draws, len(out)
-        if sizes:
+        report.rows_in, report.kept = drawn.draws, len(out)
+        if drawn.sizes:
             report.extra["scan_rows"] = {" ".join(str(part) for part in key if part): n
-                                         for key, n in sorted(sizes.counted.items(), key=str)}
+                                         for key, n in sorted(drawn.sizes.counted.items(), key=str)}
         storage.write(out)
         self.write_rejects(storage, rejects)
         return report
+
+
+@dataclass
+class _Drawn:
+    """What a composer run has drawn so far (kept for a top-up)."""
+
+    composer: Composer
+    sizes: ScanSizes | None
+    report: StepReport
+    out: list[dict] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    rejects: list[dict] = field(default_factory=list)
+    draws: int = 0

@@ -73,16 +73,20 @@ def verdict(table: ResultTable, limit: int) -> tuple[str | None, int, str]:
     return None, len(table.rows), answer_signature(table)
 
 
-def _new_answer(item: dict, answers: set[str]) -> bool:
-    """True for a passed check whose answer is not one of ``answers`` (then added); a one-row answer
-    (a count, a yes/no) is always new, as the deduplicator keeps those."""
+def _new_answer(row: dict, item: dict, answers: set) -> bool:
+    """True for a passed check whose answer is not one of ``answers`` (then added).
+
+    As the deduplicator counts answers: a one-row answer (a count, a yes/no) is always new; a longer one is
+    its signature with the strong pattern labels (here the composer's, which the tagger's only extend).
+    """
     if item["reason"] is not None:
         return False
     if item["count"] <= 1:
         return True
-    if item["info"] in answers:
+    key = (item["info"], tuple(sorted(k for k, v in (row.get("labels") or {}).items() if v >= 0.5)))
+    if key in answers:
         return False
-    answers.add(item["info"])
+    answers.add(key)
     return True
 
 
@@ -117,7 +121,7 @@ class ExecutionFilter(Operator):
             return exc.kind, 0, str(exc)
 
     @staticmethod
-    def _passed_in_order(rows: list[dict], done: dict, answers: set[str]) -> int:
+    def _passed_in_order(rows: list[dict], done: dict, answers: set) -> int:
         """How many candidates passed with answers of their own before the first one not yet run (a resumed
         run's head start); ``answers`` gets their signatures."""
         passed = 0
@@ -125,7 +129,7 @@ class ExecutionFilter(Operator):
             item = done.get(r["cid"])
             if item is None:
                 break
-            passed += _new_answer(item, answers)
+            passed += _new_answer(r, item, answers)
         return passed
 
     def run(self, storage, input_key: str = "sparql", output_key: str = "result_count") -> StepReport:
@@ -134,7 +138,7 @@ class ExecutionFilter(Operator):
         checkpoint = checkpoint_for(storage)
         done = checkpoint.load() if checkpoint else {}
         stop_after = int(self.config.get("stop_after", 0)) or len(rows)
-        answers: set[str] = set()
+        answers: set = set()
         passed = self._passed_in_order(rows, done, answers)
         todo = [r for r in rows if r["cid"] not in done] if passed < stop_after else []
         batch: list[dict] = []
@@ -150,7 +154,7 @@ class ExecutionFilter(Operator):
                 done[item["key"]] = item
                 batch.append(item)
                 finished += 1
-                passed += _new_answer(item, answers)
+                passed += _new_answer(r, item, answers)
                 if len(batch) >= 64 or finished == len(rows) or passed >= stop_after:
                     if checkpoint:
                         checkpoint.append(batch)
@@ -180,7 +184,10 @@ class ExecutionFilter(Operator):
                                              "max": times[-1]}
         storage.write(kept)
         self.write_rejects(storage, rejects)
-        if checkpoint:
+        if int(self.config.get("stop_after", 0)) and passed < stop_after:
+            # every candidate ran and too few passed: the checkpoint stays, for a top-up (more candidates)
+            report.extra["short"] = stop_after - passed
+        elif checkpoint:
             checkpoint.discard()
         report.kept = len(kept)
         return report

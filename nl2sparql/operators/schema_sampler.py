@@ -39,11 +39,12 @@ class SchemaSampler(Operator):
             return self.kb.digest(query, fact_rows, timeout=timeout, max_rows=self.config.get("max_rows", 2_000_000))
 
         with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
-            futures = {name: pool.submit(sample, query) for name, query in queries.items()}
             profiled = None
             if self.config.get("profile", True):
                 from ..kb.profile import profile_kb
-                profiled = pool.submit(profile_kb, self.kb, timeout=timeout)  # alongside the fact queries
+                # first: one of the longest tasks, run alongside the fact queries rather than after them
+                profiled = pool.submit(profile_kb, self.kb, timeout=timeout)
+            futures = {name: pool.submit(sample, query) for name, query in queries.items()}
             rows = []
             for i, (name, future) in enumerate(futures.items()):
                 rows.append({output_key: name, "rows": future.result()})

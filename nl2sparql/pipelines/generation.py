@@ -15,8 +15,10 @@ must match, and the differences are named); one run at a time writes an
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
+import math
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -46,7 +48,7 @@ class RunConfig:
     seed: int = 0
     patterns: list[str] | None = None
     out: str = "pool.jsonl"
-    oversample: float = 2.0
+    oversample: float = 1.3
     timeout: float = 10.0
     max_result_rows: int = 1000
     #: Draw fewer candidates whose first scan reads more rows than this (0: off); see sparql/plan.py.
@@ -83,7 +85,7 @@ class RunConfig:
 
     @property
     def candidates(self) -> int:
-        """How many candidates the composer draws."""
+        """How many candidates the composer draws first (more when the execution filter runs out of them)."""
         return int(self.target * self.oversample) + 50
 
     @property
@@ -114,6 +116,9 @@ class Step:
 
 ProgressFactory = Callable[[str], Callable[[int, int], None]]
 
+
+#: How many times a run may draw more candidates when the execution filter ran out of them.
+MAX_TOP_UPS = 4
 
 #: A unit's draws start at ``unit × UNIT_DRAW_SPAN`` (far more than any unit draws).
 UNIT_DRAW_SPAN = 10 ** 9
@@ -296,6 +301,37 @@ class GenerationPipeline:
         with OutputLock(Path(self.config.out)):
             return self._run(resume, previous)
 
+    def _top_up(self, i: int, storage, report: StepReport, manifest: dict) -> tuple[StepReport, float]:
+        """When the execution filter ran out of candidates before enough passed: the composer draws more
+        and the filter runs them too, picking up from its checkpoint (up to :data:`MAX_TOP_UPS` times).
+
+        The composer continues its draws, so the candidates are those a larger ``--oversample`` would have
+        drawn first and the pool is the one a run with enough candidates writes. Returns the filter's last
+        report and the seconds the composer spent (counted in its own record).
+        """
+        composer = self.steps[i - 1] if i else None
+        if not (isinstance(self.steps[i].operator, ExecutionFilter) and composer is not None
+                and isinstance(composer.operator, PatternComposer)):
+            return report, 0.0
+        record = manifest["steps"][-1]
+        wanted = int(composer.operator.config.get("candidates", 100))
+        spent = 0.0
+        for round_ in range(1, MAX_TOP_UPS + 1):
+            short, drawn = report.extra.get("short"), record["report"]["kept"]
+            if not short or drawn < wanted:  # enough passed, or the composer found no more
+                break
+            passed = int(self.steps[i].operator.config["stop_after"]) - short
+            wanted = drawn + math.ceil(1.25 * short * drawn / max(passed, drawn // 20, 1)) + 50
+            t0 = time.perf_counter()
+            at = copy.copy(storage)
+            at.operator_step = i - 1
+            composed = composer.operator.more(at, wanted, **composer.keys)
+            took = time.perf_counter() - t0
+            spent += took
+            record.update(report={**composed.to_json(), "top_ups": round_}, seconds=round(record["seconds"] + took, 3))
+            report = self.steps[i].operator.run(storage, **self.steps[i].keys)
+        return report, spent
+
     def _run(self, resume: bool, previous: dict | None) -> dict:
         """The steps, under the output lock."""
         self._remove_torn_writes()
@@ -317,9 +353,10 @@ class GenerationPipeline:
             reuse = False
             t0 = time.perf_counter()
             report: StepReport = step.operator.run(storage, **step.keys)
+            report, other = self._top_up(i, storage, report, manifest)
             manifest["steps"].append({"step": i, "operator": step.operator.name, "version": step.operator.version,
                                       "params": params, "keys": step.keys, "report": report.to_json(),
-                                      "seconds": round(time.perf_counter() - t0, 3), "done": True})
+                                      "seconds": round(time.perf_counter() - t0 - other, 3), "done": True})
             self._save_manifest(manifest)
         manifest["finished"] = True
         manifest["seconds"] = round(time.perf_counter() - start, 3)

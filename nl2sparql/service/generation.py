@@ -32,7 +32,7 @@ def _patterns(patterns: Sequence[str] | str | None) -> list[str] | None:
 def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str | None = None,
              out: str | Path = "pool.jsonl", resume: bool = False, force: bool = False, kb: KBLike = None,
              timeout: float = 10.0,
-             threads: int = 1, oversample: float = 2.0, max_scan: int = 2000, cache_dir: str | Path | None = None,
+             threads: int = 1, oversample: float = 1.3, max_scan: int = 2000, cache_dir: str | Path | None = None,
              memory: bool = False,
              use_llm: bool = False, judge: bool = False, round_trip: bool = False, llm=None, llm_candidates: int = 3,
              progress: StepProgress | None = None, shard: str | None = None, shards: int | None = None,
