@@ -43,11 +43,16 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
+def jsonl_text(rows: Iterable[dict]) -> str:
+    """Rows as the text of a JSON lines file."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
 def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
     """Write rows as JSON lines atomically; returns the number written."""
-    lines = [json.dumps(r, ensure_ascii=False) for r in rows]
-    atomic_write_text(path, "".join(line + "\n" for line in lines))
-    return len(lines)
+    rows = list(rows)
+    atomic_write_text(path, jsonl_text(rows))
+    return len(rows)
 
 
 def need_file(path: Path, what: str = "file") -> Path:

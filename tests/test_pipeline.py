@@ -214,3 +214,20 @@ def test_pool_stats_and_export(pool300, tmp_path):
         assert len(records) == 300
     bad = CliRunner().invoke(app, ["export", str(out), "--format", "csv", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown format" in bad.output
+
+
+def test_step_files_are_written_in_the_background_and_a_failed_write_is_raised(tmp_path):
+    from nl2sparql.pipelines.storage import StepStorage
+    storage = StepStorage(tmp_path / "cache", "t", background=True)
+    first = storage.step()
+    first.write([{"a": 1}])
+    done = []
+    first.after_writes(lambda: done.append((tmp_path / "cache" / "t_step0.jsonl").read_text()))
+    storage.flush()
+    assert done == ['{"a": 1}\n']
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache directory should be")
+    bad = StepStorage(blocked / "cache", "t", background=True).step()
+    bad.write([{"a": 1}])  # handed over; the writer thread fails
+    with pytest.raises(OSError):
+        bad.flush()

@@ -195,7 +195,8 @@ class GenerationPipeline:
             if isinstance(s.operator, PoolWriter):
                 s.operator.config["operators"] = versions
         # first_entry: the rows the first step reads (a shard's units start from its sampled facts)
-        self.storage = StepStorage(c.cache_dir, c.prefix, first_entry_file_name=first_entry)
+        # step files are written while the next step runs; the manifest follows them (see _run)
+        self.storage = StepStorage(c.cache_dir, c.prefix, first_entry_file_name=first_entry, background=True)
         self.manifest_path = Path(c.cache_dir) / f"{c.prefix}_manifest.json"
 
     # -- checks ----------------------------------------------------------
@@ -235,6 +236,11 @@ class GenerationPipeline:
 
     def _save_manifest(self, manifest: dict) -> None:
         atomic_write_text(self.manifest_path, json.dumps(manifest, ensure_ascii=False, indent=2))
+
+    def _save_manifest_after_writes(self, manifest: dict) -> None:
+        """Save the manifest as it is now once the step files it lists as done are written."""
+        text = json.dumps(manifest, ensure_ascii=False, indent=2)
+        self.storage.after_writes(lambda: atomic_write_text(self.manifest_path, text))
 
     def _other_runs(self) -> list[tuple[Path, dict]]:
         """Manifests in the cache directory of other runs that wrote the same ``out``."""
@@ -333,7 +339,17 @@ class GenerationPipeline:
         return report, spent
 
     def _run(self, resume: bool, previous: dict | None) -> dict:
-        """The steps, under the output lock."""
+        """The steps, under the output lock (every step file written before it returns or raises)."""
+        try:
+            return self._run_steps(resume, previous)
+        except BaseException:
+            try:
+                self.storage.flush()  # what finished stays on disk, for --resume
+            except Exception:  # noqa: BLE001 - the step's own error is the one to report
+                pass
+            raise
+
+    def _run_steps(self, resume: bool, previous: dict | None) -> dict:
         self._remove_torn_writes()
         manifest = {"version": __version__, "run": self.config.identity(), "steps": [], "finished": False}
         done_steps = {s["step"]: s for s in (previous or {}).get("steps", []) if s.get("done")}
@@ -357,9 +373,10 @@ class GenerationPipeline:
             manifest["steps"].append({"step": i, "operator": step.operator.name, "version": step.operator.version,
                                       "params": params, "keys": step.keys, "report": report.to_json(),
                                       "seconds": round(time.perf_counter() - t0 - other, 3), "done": True})
-            self._save_manifest(manifest)
+            self._save_manifest_after_writes(manifest)
         manifest["finished"] = True
         manifest["seconds"] = round(time.perf_counter() - start, 3)
         manifest["rejected"] = dict(sum((Counter(s["report"]["rejected"]) for s in manifest["steps"]), Counter()))
+        self.storage.flush()
         self._save_manifest(manifest)
         return manifest

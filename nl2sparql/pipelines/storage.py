@@ -3,7 +3,9 @@
 Each operator reads the previous step's rows and writes its own step file
 ``<cache>/<prefix>_step<N>.jsonl``. Writes are atomic (temporary file, fsync,
 ``os.replace``), so a killed run never leaves a half-written step that looks
-complete. Operators may also report rejected rows with their reasons
+complete. With ``background=True`` the rows are serialised at once and the file
+is written by a writer thread while the next step runs (:meth:`StepStorage.after_writes`
+runs something once the pending files are down, in order; :meth:`StepStorage.flush` waits for them). Operators may also report rejected rows with their reasons
 (``write_rejects``); DataFlow's own storage lacks that method, and operators
 then simply skip it.
 """
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 import copy
 import os
+import queue
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import DataError
-from ..fileio import Checkpoint, atomic_write_text, iter_jsonl, write_jsonl  # noqa: F401 - re-exported
+from ..fileio import Checkpoint, atomic_write_text, iter_jsonl, jsonl_text, write_jsonl  # noqa: F401 - re-exported
 from ..fileio import iter_pool as fileio_iter_pool
 
 
@@ -25,11 +29,49 @@ def read_jsonl(path: Path) -> list[dict]:
     return [obj for _, obj in iter_jsonl(path)]
 
 
+class _Writer:
+    """One thread that runs file writes in the order they were handed over; the first failure is raised
+    by the next :meth:`submit` or :meth:`flush`."""
+
+    def __init__(self):
+        self._tasks: queue.Queue = queue.Queue()
+        self._failure: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def _loop(self) -> None:
+        while True:
+            task = self._tasks.get()
+            try:
+                if self._failure is None:
+                    task()
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+                self._failure = exc
+            finally:
+                self._tasks.task_done()
+
+    def submit(self, task) -> None:
+        self._raise()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="nl2sparql-step-writer", daemon=True)
+            self._thread.start()
+        self._tasks.put(task)
+
+    def flush(self) -> None:
+        self._tasks.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+
+
 class StepStorage:
     """DataFlow-style storage: ``step()``, ``read(output_type)``, ``write(data)``."""
 
     def __init__(self, cache_path: Path | str = "cache", file_name_prefix: str = "nl2sparql",
-                 first_entry_file_name: Path | str | None = None, cache_type: str = "jsonl"):
+                 first_entry_file_name: Path | str | None = None, cache_type: str = "jsonl",
+                 background: bool = False):
         if cache_type != "jsonl":
             raise DataError(f"unsupported cache type {cache_type!r} (only jsonl)")
         self.cache_path = Path(cache_path)
@@ -39,6 +81,7 @@ class StepStorage:
         # rows a step wrote, handed to the next step's read() without parsing its file again
         # (shared by the copies step() makes; the files are still written, for resuming)
         self._handoff: dict[int, list] = {}
+        self._writer = _Writer() if background else None  # shared by the copies, like the handoff
 
     def step(self) -> "StepStorage":
         """Advance to the next operator's step; returns a copy bound to that step."""
@@ -73,7 +116,7 @@ class StepStorage:
         if hasattr(data, "to_dict"):
             data = data.to_dict(orient="records")
         path = self.file(self.operator_step)
-        write_jsonl(path, data)
+        self._write_rows(path, data)
         self._handoff.clear()
         if isinstance(data, list):
             self._handoff[self.operator_step] = data
@@ -82,8 +125,27 @@ class StepStorage:
     def write_rejects(self, rows: list[dict]) -> Path:
         """Write this step's rejected rows (each with a ``reason``)."""
         path = self.rejects_file(self.operator_step)
-        write_jsonl(path, rows)
+        self._write_rows(path, rows)
         return path
+
+    def _write_rows(self, path: Path, rows) -> None:
+        if self._writer is None:
+            write_jsonl(path, rows)
+            return
+        text = jsonl_text(rows)  # now: later steps add fields to these rows
+        self._writer.submit(lambda: atomic_write_text(path, text))
+
+    def after_writes(self, task) -> None:
+        """Run ``task()`` once every file handed over so far is written (at once without a writer thread)."""
+        if self._writer is None:
+            task()
+        else:
+            self._writer.submit(task)
+
+    def flush(self) -> None:
+        """Wait until every file handed over is written; raise the first write that failed."""
+        if self._writer is not None:
+            self._writer.flush()
 
     def checkpoint(self) -> Checkpoint:
         """The checkpoint log of the current step (long operators resume from it)."""

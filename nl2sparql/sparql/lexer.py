@@ -132,6 +132,8 @@ def query_form(query: str) -> str:
 
 def strip_comments(query: str) -> str:
     """The query without ``#`` comments (strings and IRIs untouched; line ends stay, so positions do)."""
+    if "#" not in query:
+        return query  # no comment without a "#" (and no lexing: generation prepares thousands of queries)
     return "".join(t.text for t in tokenize(query, keep_trivia=True) if t.kind != "comment")
 
 

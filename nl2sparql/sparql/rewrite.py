@@ -128,6 +128,8 @@ def lateral_optionals(query: str) -> str:
     so only the embedded store applies this, to the text it runs; answers are those of the OPTIONAL, whose
     left side is the same group's preceding patterns in both readings.
     """
+    if "OPTIONAL" not in query.upper():
+        return query
     tokens = tokenize(query)
     inserts: dict[int, str] = {}
     for i, tok in enumerate(tokens[:-1]):
@@ -159,6 +161,8 @@ def lateral_minus(query: str) -> str:
     wherever the LATERAL puts it in scope); at least one is of each kind (MINUS with no shared variable
     removes nothing); and no ``SELECT *`` or ``DESCRIBE *`` would list the new in-scope variables.
     """
+    if "MINUS" not in query.upper():
+        return query
     tokens = tokenize(query)
     if any(t.text == "*" and _star_projection(tokens, k) for k, t in enumerate(tokens)):
         return query
