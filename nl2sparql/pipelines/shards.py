@@ -12,7 +12,8 @@ seed and KB give the same union of shard pools whatever ``n`` is.
 A shard samples the KB's facts once and shares its composer between its
 units; each unit is a resumable pipeline of its own (``--resume`` picks up
 finished units and the interrupted one). The shard pool lists its units'
-examples in unit order (each keeps the filter's margin: the merge trims),
+examples in unit order (each keeps a quarter more than its target, for the examples that repeat
+another unit's: the merge trims, see ``UNIT_MARGIN``),
 and a manifest next to it (``<out stem>.manifest.json``) says which run and
 units it holds.
 
