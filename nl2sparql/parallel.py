@@ -15,6 +15,7 @@ results are computed in whichever child, and state a child changes never comes b
 from __future__ import annotations
 
 import multiprocessing as mp
+import threading
 from collections import deque
 from typing import Callable, Iterator, Sequence, TypeVar
 
@@ -24,8 +25,10 @@ R = TypeVar("R")
 #: Items below this many per worker run in this process (a fork of a large process costs tens of ms).
 MIN_PER_WORKER = 256
 
-# what the children run: set just before the fork, inherited, cleared after
+# what the children run: set just before the fork, inherited, cleared after (under the lock: two threads
+# starting pools at once must not hand each other's task to their children)
 _TASK: tuple[Callable, Sequence] | None = None
+_FORKING = threading.Lock()
 
 
 def _chunk(bounds: tuple[int, int]) -> list:
@@ -48,15 +51,16 @@ def fork_imap(fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int
     if workers <= 1 or len(items) < MIN_PER_WORKER * 2 or not can_fork():
         yield from map(fn, items)
         return
-    if _TASK is not None:  # a nested call (a task that itself maps) runs in its process
+    if _TASK is not None:  # in a child: a task that itself maps runs in its process
         yield from map(fn, items)
         return
     bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
-    _TASK = (fn, items)
-    try:
-        pool = mp.get_context("fork").Pool(workers)
-    finally:
-        _TASK = None  # the children have their copy
+    with _FORKING:
+        _TASK = (fn, items)
+        try:
+            pool = mp.get_context("fork").Pool(workers)
+        finally:
+            _TASK = None  # the children have their copy
     pending: deque = deque()
     submitted = 0
     try:

@@ -63,3 +63,14 @@ def test_closing_early_stops_the_children_and_wastes_little(tmp_path):
     time.sleep(0.3)
     assert len(list(marks.iterdir())) == started  # nothing runs after the close
     assert started <= 120 + 2 * 2 * 50  # at most two chunks per child ahead of the reader
+
+
+def test_two_threads_mapping_at_once_each_get_their_own_results():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def mapped(offset: int) -> list[int]:
+        return fork_map(lambda x: x + offset, range(1500), workers=2, chunk=50)
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(mapped, [0, 10_000, 20_000, 30_000]))
+    assert results == [[x + offset for x in range(1500)] for offset in (0, 10_000, 20_000, 30_000)]

@@ -68,6 +68,10 @@ class PatternComposer(Operator):
             return self.run(storage, input_key, output_key)
         return self._draw(storage, self._last, candidates, output_key)
 
+    def release(self) -> None:
+        """Forget the draws kept for :meth:`more` (once no top-up can come, they only hold memory)."""
+        self._last = None
+
     def _draw(self, storage, drawn: "_Drawn", total: int, output_key: str) -> StepReport:
         composer, report = drawn.composer, drawn.report
         first = int(self.config.get("first_draw", 0))

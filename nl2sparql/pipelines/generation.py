@@ -341,6 +341,7 @@ class GenerationPipeline:
             spent += took
             record.update(report={**composed.to_json(), "top_ups": round_}, seconds=round(record["seconds"] + took, 3))
             report = self.steps[i].operator.run(storage, **self.steps[i].keys)
+        composer.operator.release()
         return report, spent
 
     def _run(self, resume: bool, previous: dict | None) -> dict:
