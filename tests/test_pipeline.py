@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -225,6 +226,7 @@ def test_step_files_are_written_in_the_background_and_a_failed_write_is_raised(t
     first.after_writes(lambda: done.append((tmp_path / "cache" / "t_step0.jsonl").read_text()))
     storage.flush()
     assert done == ['{"a": 1}\n']
+    assert "nl2sparql-step-writer" not in {t.name for t in threading.enumerate()}  # the thread ends with flush
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache directory should be")
     bad = StepStorage(blocked / "cache", "t", background=True).step()

@@ -5,9 +5,10 @@ Each operator reads the previous step's rows and writes its own step file
 ``os.replace``), so a killed run never leaves a half-written step that looks
 complete. With ``background=True`` the rows are serialised at once and the file
 is written by a writer thread while the next step runs (:meth:`StepStorage.after_writes`
-runs something once the pending files are down, in order; :meth:`StepStorage.flush` waits for them). Operators may also report rejected rows with their reasons
-(``write_rejects``); DataFlow's own storage lacks that method, and operators
-then simply skip it.
+runs something once the pending files are down, in order; :meth:`StepStorage.flush`
+waits for them and ends the thread). Operators may also report rejected rows with
+their reasons (``write_rejects``); DataFlow's own storage lacks that method, and
+operators then simply skip it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ def read_jsonl(path: Path) -> list[dict]:
 
 
 class _Writer:
-    """One thread that runs file writes in the order they were handed over; the first failure is raised
-    by the next :meth:`submit` or :meth:`flush`."""
+    """One thread that runs file writes in the order they were handed over, from the first :meth:`submit`
+    to the next :meth:`flush`; the first failure is raised by the next :meth:`submit` or :meth:`flush`."""
 
     def __init__(self):
         self._tasks: queue.Queue = queue.Queue()
@@ -39,15 +40,12 @@ class _Writer:
         self._thread: threading.Thread | None = None
 
     def _loop(self) -> None:
-        while True:
-            task = self._tasks.get()
-            try:
-                if self._failure is None:
+        while (task := self._tasks.get()) is not None:  # flush() ends the thread
+            if self._failure is None:
+                try:
                     task()
-            except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
-                self._failure = exc
-            finally:
-                self._tasks.task_done()
+                except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+                    self._failure = exc
 
     def submit(self, task) -> None:
         self._raise()
@@ -57,7 +55,10 @@ class _Writer:
         self._tasks.put(task)
 
     def flush(self) -> None:
-        self._tasks.join()
+        if self._thread is not None:
+            self._tasks.put(None)
+            self._thread.join()
+            self._thread = None
         self._raise()
 
     def _raise(self) -> None:
