@@ -94,8 +94,10 @@ def read_url(process: subprocess.Popen, wait: float = 120.0) -> str:
 def test_kb_serve_prints_the_url_serves_the_sample_and_stops_cleanly(tmp_path, stop):
     find_or_skip()
     env = dict(os.environ, TMPDIR=str(tmp_path))
+    # as from a terminal: SIGINT at its default even when this test run was started in the background
+    # (a shell without job control starts background commands with SIGINT ignored, and children inherit that)
     process = subprocess.Popen([GEN, "kb", "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=env)
+                               env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         url = read_url(process)
         assert url.startswith("http://127.0.0.1:") and url.endswith("/query")
