@@ -57,6 +57,12 @@ class Operator:
         """The operator's class name."""
         return type(self).__name__
 
+    @property
+    def threads(self) -> int:
+        """Workers the operator may run at once (config ``threads``, default 1): query threads or forked
+        processes, whichever its work needs; its output does not depend on them."""
+        return max(1, int(self.config.get("threads", 1)))
+
     def params(self) -> dict:
         """Parameters recorded in the run manifest (JSON-ready)."""
         return {k: v for k, v in self.config.items() if isinstance(v, (str, int, float, bool, list, type(None)))}

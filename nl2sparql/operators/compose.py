@@ -79,10 +79,10 @@ class PatternComposer(Operator):
         # draws are made in ``threads`` processes, checked (the KB counts scans) and kept here in draw order,
         # so the candidates are the same whatever the number of processes
         indices = range(first + drawn.draws, first + total * MAX_DRAWS_PER_CANDIDATE)
-        results = fork_imap(composer.draw_unchecked, indices, int(self.config.get("threads", 1)), chunk=128)
+        results = fork_imap(composer.draw_unchecked, indices, self.threads, chunk=128)
         try:
             for drawn_one in results:
-                if len(out) >= total:
+                if len(out) >= total:  # enough (at once when a top-up asks for no more than the run has)
                     break
                 cand = composer.check_scan(drawn_one)
                 drawn.draws += 1
@@ -98,8 +98,6 @@ class PatternComposer(Operator):
                     continue
                 seen.add(row[output_key])
                 out.append(row)
-                if len(out) >= total:
-                    break
         finally:
             results.close()
         self.progress(total, total)

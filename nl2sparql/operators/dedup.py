@@ -38,6 +38,14 @@ def normalise_question(text: str) -> str:
     return " ".join(re.findall(r"\w+", fold(text)))
 
 
+def answer_key(signature: str | None, result_count: int, labels: dict | None) -> tuple | None:
+    """What two examples with the same answer share, or ``None`` for a one-row answer (a count, a yes/no),
+    which many questions may rightly share: the answer's signature with the strong pattern labels."""
+    if result_count <= 1:
+        return None
+    return signature, tuple(sorted(k for k, v in (labels or {}).items() if v >= 0.5))
+
+
 class Deduplicator(Operator):
     """Drops duplicates (first occurrence kept, input order preserved). Config: ``threads`` (processes that
     normalise, default 1)."""
@@ -50,10 +58,9 @@ class Deduplicator(Operator):
         queries, answers, questions = set(), set(), set()
         kept, rejects = [], []
         normalised = fork_map(lambda row: (normalise_query(row[input_key]), normalise_question(row[question_key])),
-                              rows, int(self.config.get("threads", 1)))
+                              rows, self.threads)
         for row, (q, question) in zip(rows, normalised):
-            strong = tuple(sorted(k for k, v in row.get("patterns", {}).items() if v >= 0.5))
-            answer = (row.get("answer_signature"), strong) if row.get("result_count", 0) > 1 else None
+            answer = answer_key(row.get("answer_signature"), row.get("result_count", 0), row.get("patterns"))
             reason = ("duplicate_query" if q in queries else
                       "duplicate_answer" if answer is not None and answer in answers else
                       "duplicate_question" if question in questions else None)

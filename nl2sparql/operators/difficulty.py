@@ -45,8 +45,7 @@ class DifficultyClassifier(Operator):
 
     def run(self, storage, input_key: str = "sparql", output_key: str = "difficulty") -> StepReport:
         rows = storage.read("dict")
-        scores = fork_map(lambda row: difficulty_score(row[input_key], row.get("patterns")), rows,
-                          int(self.config.get("threads", 1)))
+        scores = fork_map(lambda row: difficulty_score(row[input_key], row.get("patterns")), rows, self.threads)
         for row, score in zip(rows, scores):
             solved = solve_rate(row.get("round_trip"))
             if solved is not None:

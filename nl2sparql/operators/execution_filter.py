@@ -19,6 +19,7 @@ from ..kb.base import KnowledgeBase
 from ..kb.results import ResultTable
 from ..sparql.model import LIST_SEPARATOR, unordered_list
 from .base import Operator, StepReport, checkpoint_for
+from .dedup import answer_key
 
 
 _FLOATING = ("http://www.w3.org/2001/XMLSchema#float", "http://www.w3.org/2001/XMLSchema#double")
@@ -76,14 +77,14 @@ def verdict(table: ResultTable, limit: int) -> tuple[str | None, int, str]:
 def _new_answer(row: dict, item: dict, answers: set) -> bool:
     """True for a passed check whose answer is not one of ``answers`` (then added).
 
-    As the deduplicator counts answers: a one-row answer (a count, a yes/no) is always new; a longer one is
-    its signature with the strong pattern labels (here the composer's, which the tagger's only extend).
+    Answers are compared as the deduplicator compares them (:func:`~.dedup.answer_key`), here with the
+    composer's labels, which the tagger's only extend.
     """
     if item["reason"] is not None:
         return False
-    if item["count"] <= 1:
+    key = answer_key(item["info"], item["count"], row.get("labels"))
+    if key is None:
         return True
-    key = (item["info"], tuple(sorted(k for k, v in (row.get("labels") or {}).items() if v >= 0.5)))
     if key in answers:
         return False
     answers.add(key)
@@ -145,7 +146,7 @@ class ExecutionFilter(Operator):
         finished = len(rows) - len(todo)
         # Every query is submitted at once so both workers stay busy (a slow query does not hold
         # up a whole batch); results are consumed in input order and checkpointed every 64.
-        pool = ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1))))
+        pool = ThreadPoolExecutor(max_workers=self.threads)
         try:
             futures = [pool.submit(self._check, r[input_key]) for r in todo]
             for r, future in zip(todo, futures):

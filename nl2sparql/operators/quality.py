@@ -27,8 +27,7 @@ class QualityCheck(Operator):
         reject = bool(self.config.get("reject", True))
         by_class, by_key, by_persona = Counter(), Counter(), Counter()
         kept, rejects = [], []
-        found = fork_imap(lambda row: item_defects({**row, "sparql": row[input_key]}), rows,
-                          int(self.config.get("threads", 1)))
+        found = fork_imap(lambda row: item_defects({**row, "sparql": row[input_key]}), rows, self.threads)
         for i, (row, defects) in enumerate(zip(rows, found)):
             for cls, key, persona, lang in defects:
                 by_class[cls] += 1

@@ -32,7 +32,7 @@ class QuestionGenerator(Operator):
             fragments = [Fragment(f["kind"], f["text"]) for f in row[input_key]]
             return realise_all(fragments, row["shape"], rng, row.get("word"), row.get("limit"))
 
-        phrased = fork_imap(phrase, rows, int(self.config.get("threads", 1)))
+        phrased = fork_imap(phrase, rows, self.threads)
         for i, (row, questions) in enumerate(zip(rows, phrased)):
             row[output_key] = questions["it"]["generic"]
             row[f"{output_key}_variants"] = questions["it"]

@@ -38,7 +38,7 @@ class SchemaSampler(Operator):
             # the rows are reduced to sorted values where the query ran (an embedded store's worker)
             return self.kb.digest(query, fact_rows, timeout=timeout, max_rows=self.config.get("max_rows", 2_000_000))
 
-        with ThreadPoolExecutor(max_workers=max(1, int(self.config.get("threads", 1)))) as pool:
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
             profiled = None
             if self.config.get("profile", True):
                 from ..kb.profile import profile_kb

@@ -19,7 +19,7 @@ class PatternTagger(Operator):
         rows = storage.read("dict")
         report = StepReport(self.name, rows_in=len(rows))
         agree = 0
-        tagged = fork_imap(lambda row: tag_query(row[input_key]), rows, int(self.config.get("threads", 1)))
+        tagged = fork_imap(lambda row: tag_query(row[input_key]), rows, self.threads)
         for i, (row, tags) in enumerate(zip(rows, tagged)):
             composed = row.get("labels") or {}
             strong_tags = {k for k, v in tags.items() if v >= 0.5}
