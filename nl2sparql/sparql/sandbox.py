@@ -11,7 +11,7 @@ this module. Each worker is confined as soon as it starts:
   could open sockets behind seccomp's back); sockets and pipes inherited from
   the parent (other workers' pipes, open HTTP connections, the stdin of a
   process the parent drives, which must see its end when the parent closes
-  it) are closed. A SERVICE clause that slipped past the checks cannot reach
+  it) are let go (their numbers then hold ``/dev/null``). A SERVICE clause that slipped past the checks cannot reach
   any host;
 * **bounded memory**: ``RLIMIT_AS`` caps the address space at what the
   worker holds after start-up plus :func:`memory_cap` (``NL2SPARQL_WORKER_MEMORY``);
@@ -195,19 +195,30 @@ def _open_pipes() -> frozenset[int]:
     return frozenset(pipes)
 
 
-def _close_inherited(keep: set[int], pipes: frozenset[int]) -> None:
-    """Close sockets inherited from the parent (other workers' pipes, network connections) and the parent's
-    ``pipes`` (those multiprocessing opens for this worker came later and stay)."""
-    for name in os.listdir("/proc/self/fd"):
-        fd = int(name)
-        if fd in keep or fd <= 2:
-            continue
-        try:
-            mode = os.fstat(fd).st_mode
-            if stat.S_ISSOCK(mode) or (fd in pipes and stat.S_ISFIFO(mode)):
-                os.close(fd)
-        except OSError:
-            pass
+def _release_inherited(keep: set[int], pipes: frozenset[int]) -> None:
+    """Let go of sockets inherited from the parent (other workers' pipes, network connections) and of the
+    parent's ``pipes`` (those multiprocessing opens for this worker came later and stay).
+
+    Each such descriptor number gets ``/dev/null`` instead of being closed: Python objects copied from the
+    parent (a socket, a pipe's file object, left in a reference cycle) still own those numbers, and the
+    garbage collector may close them here at any time. A closed number would be reused by the files the
+    store opens next, and that late close would then take an index file away from a running query
+    ("Bad file descriptor").
+    """
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for name in os.listdir("/proc/self/fd"):
+            fd = int(name)
+            if fd in keep or fd <= 2 or fd == null:
+                continue
+            try:
+                mode = os.fstat(fd).st_mode
+                if stat.S_ISSOCK(mode) or (fd in pipes and stat.S_ISFIFO(mode)):
+                    os.dup2(null, fd)
+            except OSError:
+                pass
+    finally:
+        os.close(null)
 
 
 def _watch_parent(parent: int) -> None:
@@ -224,7 +235,7 @@ def _worker_main(conn, parent_end, parent: int, stderr_fd: int, pipes: frozenset
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(0)
     os.dup2(stderr_fd, 2)
-    _close_inherited({conn.fileno(), stderr_fd}, pipes)
+    _release_inherited({conn.fileno(), stderr_fd}, pipes)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     confined = forbid_network()
     try:

@@ -91,6 +91,58 @@ def test_a_worker_holds_no_pipe_of_its_parent(clean_env):
         kb.close()
 
 
+def _open_files() -> list:
+    return [open(os.devnull, "rb") for _ in range(40)]
+
+
+def _collect_then_count_lost(files: list, message: str) -> int:
+    """A worker handle: collect the garbage copied from the parent, then count the files ``init`` opened that
+    are no longer open (a descriptor number the garbage collector closed under them)."""
+    import gc
+
+    gc.collect()
+    lost = 0
+    for f in files:
+        try:
+            os.fstat(f.fileno())
+        except OSError:
+            lost += 1
+    return lost
+
+
+class _Cycle:
+    """Garbage that owns descriptors and lives until the cycle collector runs."""
+
+
+def test_garbage_from_the_parent_never_closes_a_workers_files():
+    """A worker lets go of inherited sockets and pipes; Python objects copied from the parent that own them
+    (here in reference cycles, as a finished subprocess or connection can be) may be collected in the worker
+    later. Their numbers must not have been handed to the files the worker opened since (the on-disk store's
+    index files: "Bad file descriptor" on the mirror after a worker was replaced)."""
+    import gc
+    import socket
+
+    from nl2sparql.sparql.sandbox import WorkerPool
+
+    gc.disable()  # keep the cycles alive until the fork
+    try:
+        for _ in range(5):
+            holder = _Cycle()
+            holder.me = holder
+            read, write = os.pipe()
+            holder.pipe = (os.fdopen(read, "rb"), os.fdopen(write, "wb"))
+            holder.socket = socket.socket()
+            del holder
+        pool = WorkerPool(_open_files, _collect_then_count_lost, size=1)
+        try:
+            assert pool.call("check", 30, TimeoutError) == 0
+        finally:
+            pool.close()
+    finally:
+        gc.enable()
+        gc.collect()
+
+
 def _grow(state: dict, message: str):
     """A worker handle whose second and later ``crash-if-used`` messages abort the process (a worker
     that grew over its earlier queries); ``crash`` always aborts."""
