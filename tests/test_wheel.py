@@ -23,11 +23,6 @@ def run(args: list, cwd: Path, env: dict, timeout: float = 600) -> subprocess.Co
                           timeout=timeout)
 
 
-def _dependency_dirs() -> list[str]:
-    """The site-packages directories this test runs from (the wheel's dependencies are installed there)."""
-    return site.getsitepackages()
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A fresh venv with the wheel built from this checkout, its dependencies seen from this test's own
@@ -45,7 +40,7 @@ def installed(tmp_path_factory):
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
     purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], work, env)
-    Path(purelib.stdout.strip(), "test-dependencies.pth").write_text("\n".join(_dependency_dirs()) + "\n")
+    Path(purelib.stdout.strip(), "test-dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     pip = run([python, "-m", "pip", "install", "-q", "--no-deps", wheel], work, env)
     if pip.returncode != 0:
         pytest.fail(f"installing the wheel failed: {pip.stderr[-2000:]}")

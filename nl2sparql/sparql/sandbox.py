@@ -11,8 +11,8 @@ this module. Each worker is confined as soon as it starts:
   could open sockets behind seccomp's back); sockets and pipes inherited from
   the parent (other workers' pipes, open HTTP connections, the stdin of a
   process the parent drives, which must see its end when the parent closes
-  it) are let go (their numbers then hold ``/dev/null``). A SERVICE clause that slipped past the checks cannot reach
-  any host;
+  it) are let go (their numbers then hold ``/dev/null``). A SERVICE clause
+  that slipped past the checks cannot reach any host;
 * **bounded memory**: ``RLIMIT_AS`` caps the address space at what the
   worker holds after start-up plus :func:`memory_cap` (``NL2SPARQL_WORKER_MEMORY``);
   an allocation past it ends the worker, which the caller reports in one line;
