@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from nl2sparql.operators.defects import gold_defects, item_defects, question_defects
+from nl2sparql.operators.schema_sampler import fact_rows
 from nl2sparql.patterns import CATALOGUE, Facts, fact_queries
 from nl2sparql.patterns.compose import Composer, finish_query, start_frame
 from nl2sparql.patterns.phrasing import realise_all
@@ -194,9 +196,14 @@ def test_an_aggregated_sentix_value_is_bound(sample_kb):
 # -- whole pools ---------------------------------------------------------------------------------------
 def composed_pool(kb, seed: int, size: int) -> list[dict]:
     """``size`` generated items (composed and realised; the defect checks need no execution)."""
-    rows = {name: [tuple("" if t is None else t.value for t in row)
-                   for row in kb.select(query, timeout=120, max_rows=2_000_000).rows]
-            for name, query in fact_queries().items()}
+    queries = fact_queries()
+
+    def sample(query: str) -> list[tuple]:
+        # as the schema sampler does: rows reduced to sorted values in the worker that ran the query
+        return [tuple(row) for row in kb.digest(query, fact_rows, timeout=120, max_rows=2_000_000)]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the mirror's fact queries take seconds each
+        rows = dict(zip(queries, pool.map(sample, queries.values())))
     composer = Composer(Facts(rows), seed=seed, max_rows=1000)
     items, draws = [], 0
     while len(items) < size and draws < size * 6:
@@ -247,7 +254,7 @@ def mirror_pool(mirror_store):
     """The mirror KB and 1,000 items composed from it (once: the fact queries read the whole mirror)."""
     from nl2sparql.kb import open_kb
 
-    with open_kb(store=mirror_store, timeout=120) as kb:
+    with open_kb(store=mirror_store, timeout=120, workers=2) as kb:
         yield kb, composed_pool(kb, seed=41, size=1000)
 
 
