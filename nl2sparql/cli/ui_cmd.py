@@ -32,13 +32,15 @@ def ui(
 ) -> None:
     """Start the web UI: translate, run, check, generate and score in the browser (offline; Ctrl+C stops it)."""
     from .. import api
-    from ..ui import Context, build_app, launch, warm_up
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     _check_port(host, port)
     kb = kb_choice(store, endpoint, timeout)
     settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config) if llm else None
     api.execute("ASK {}", kb=kb)  # opens the KB now, so a bad --store or --endpoint is one line, not a broken page
+    # Gradio takes seconds to import: only once the options are known to be good
+    from ..ui import Context, build_app, launch, warm_up
+
     ctx = Context(kb=kb, llm=settings)
     try:
         app = build_app(ctx)
