@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from nl2sparql.operators.defects import gold_defects, item_defects, question_defects
-from nl2sparql.operators.schema_sampler import fact_rows
+from nl2sparql.operators.schema_sampler import SchemaSampler
 from nl2sparql.patterns import CATALOGUE, Facts, fact_queries
 from nl2sparql.patterns.compose import Composer, finish_query, start_frame
 from nl2sparql.patterns.phrasing import realise_all
@@ -194,17 +193,20 @@ def test_an_aggregated_sentix_value_is_bound(sample_kb):
 
 
 # -- whole pools ---------------------------------------------------------------------------------------
+class _Written:
+    """The storage an operator writes its rows to, kept in memory."""
+
+    def write(self, rows: list[dict]) -> None:
+        self.rows = rows
+
+
 def composed_pool(kb, seed: int, size: int) -> list[dict]:
     """``size`` generated items (composed and realised; the defect checks need no execution)."""
-    queries = fact_queries()
-
-    def sample(query: str) -> list[tuple]:
-        # as the schema sampler does: rows reduced to sorted values in the worker that ran the query
-        return [tuple(row) for row in kb.digest(query, fact_rows, timeout=120, max_rows=2_000_000)]
-
-    with ThreadPoolExecutor(max_workers=2) as pool:  # the mirror's fact queries take seconds each
-        rows = dict(zip(queries, pool.map(sample, queries.values())))
-    composer = Composer(Facts(rows), seed=seed, max_rows=1000)
+    sampled = _Written()
+    # the generator's own sampler (two fact queries at once: the mirror's take seconds each)
+    SchemaSampler({"threads": 2, "profile": False, "timeout": 120}, kb=kb).run(sampled)
+    facts = Facts({r["fact"]: [tuple(x) for x in r["rows"]] for r in sampled.rows})
+    composer = Composer(facts, seed=seed, max_rows=1000)
     items, draws = [], 0
     while len(items) < size and draws < size * 6:
         cand = composer.draw(draws)

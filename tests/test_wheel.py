@@ -40,6 +40,7 @@ def installed(tmp_path_factory):
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
     purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], work, env)
+    assert purelib.returncode == 0, purelib.stderr
     Path(purelib.stdout.strip(), "test-dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     pip = run([python, "-m", "pip", "install", "-q", "--no-deps", wheel], work, env)
     if pip.returncode != 0:
