@@ -11,7 +11,7 @@ import pytest
 
 from nl2sparql.operators.defects import gold_defects, item_defects, question_defects
 from nl2sparql.operators.schema_sampler import SchemaSampler
-from nl2sparql.patterns import CATALOGUE, Facts, fact_queries
+from nl2sparql.patterns import CATALOGUE, Facts
 from nl2sparql.patterns.compose import Composer, finish_query, start_frame
 from nl2sparql.patterns.phrasing import realise_all
 from nl2sparql.sparql.model import render
