@@ -93,6 +93,20 @@ def select(examples: list[dict], scorer: Scorer) -> tuple[list[dict], dict]:
     return kept, dict(dropped)
 
 
+def cached_selection(reference: Path, store: Path, examples: list[dict], scorer: Scorer) -> tuple[list[dict], dict]:
+    """:func:`select`, remembered in ``bench/out/`` per reference file and store (the ids only)."""
+    import hashlib
+    key = hashlib.sha256(reference.read_bytes() + str(store.resolve()).encode()).hexdigest()[:16]
+    cache = OUT / f"reference_selection-{key}.json"
+    if cache.is_file():
+        saved = json.loads(cache.read_text(encoding="utf-8"))
+        ids = set(saved["kept"])
+        return [ex for ex in examples if str(ex.get("id")) in ids], saved["dropped"]
+    kept, dropped = select(examples, scorer)
+    atomic_write_text(cache, json.dumps({"kept": [str(ex.get("id")) for ex in kept], "dropped": dropped}) + "\n")
+    return kept, dropped
+
+
 def limit_cuts_nothing(gold: str, rows: int, scorer: Scorer) -> bool:
     """True when the gold's only LIMIT is the outer one and the gold gives ``rows`` rows without it too."""
     unlimited = strip_outer_limit(gold)
@@ -118,9 +132,10 @@ def run(args) -> None:
     scorer = Scorer(memo, timeout=args.timeout)
     relaxed_scorer = Scorer(memo, MatchOptions().relaxed(), timeout=args.timeout)
     start = time.perf_counter()
-    kept, dropped = select(examples, scorer)
+    kept, dropped = cached_selection(args.reference, store, examples, scorer)
     select_s = time.perf_counter() - start
-    evaluated = kept[:args.limit] if args.limit else kept
+    evaluated = [ex for ex in kept if not args.ids or str(ex.get("id")) in args.ids]
+    evaluated = evaluated[:args.limit] if args.limit else evaluated
     translator, load_s = load_translator(kb=kb)  # English words map to the lemmas of the KB scored on
     by_persona, by_pattern, by_source = defaultdict(list), defaultdict(list), defaultdict(list)
     relaxed_errors, items = defaultdict(list), []
@@ -131,6 +146,8 @@ def run(args) -> None:
         asked = texts(ex)
         same_as_nl += sum(1 for p, t in asked if p == "generic" and t == asked[0][1])
         for persona, question in asked:
+            if args.personas and persona not in args.personas:
+                continue
             try:
                 result = translator.translate(question)
                 sparql, source = result.sparql, result.source
@@ -183,6 +200,10 @@ def main() -> None:
     parser.add_argument("--store", type=Path, help="on-disk mirror store (default: found or built in cache/)")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per query (default 20)")
     parser.add_argument("--limit", type=int, default=0, help="score only the first N kept examples")
+    parser.add_argument("--ids", type=lambda v: set(v.split(",")), default=set(),
+                        help="score only these example ids (comma-separated)")
+    parser.add_argument("--personas", type=lambda v: set(v.split(",")), default=set(),
+                        help="translate only these phrasings (comma-separated: nl, generic, linguist, ...)")
     parser.add_argument("--json", type=Path, default=OUT / "reference_eval.json",
                         help="per-item verdicts, ids only (default bench/out/reference_eval.json)")
     args = parser.parse_args()
