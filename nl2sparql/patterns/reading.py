@@ -47,9 +47,12 @@ VALUE = rf"(?P<v>{QUOTED}|-?[a-z][a-z]*-?)"
 NUMBER = r"(?P<n>[-+]?\d+(?:[.,]\d+)?)"
 ARTICLE = r"(?:(?:il|lo|la|i|gli|le|un|una|uno|the|a|an)\s+|l'\s*|un'\s*)"
 OF = r"(?:(?:di|del|dello|della|dei|degli|delle|of|for|per)\b|dell'|d')"
-NAMED_HEAD = (r"(?:(?:la\s+)?parola|(?:il\s+)?lemma|(?:il\s+)?termine|(?:the\s+)?word|(?:the\s+)?lemma|"
-              r"(?:the\s+)?term|(?:il\s+)?verbo|(?:the\s+)?verb|(?:il\s+)?sostantivo|(?:the\s+)?noun|"
-              r"(?:l')?aggettivo|(?:the\s+)?adjective)")
+#: The language a question says its word is in ("the Italian word", "la parola italiana"): a schema word, never
+#: the lemma asked about.
+ITALIAN_ADJ = r"(?:italian[aeio]?|inglese|english)"
+NAMED_HEAD = (rf"(?:(?:(?:la\s+)?parola|(?:il\s+)?lemma|(?:il\s+)?termine|(?:il\s+)?verbo|(?:il\s+)?sostantivo|"
+              rf"(?:l')?aggettivo)(?:\s+{ITALIAN_ADJ})?|(?:the\s+)?(?:{ITALIAN_ADJ}\s+)?"
+              rf"(?:word|lemma|term|verb|noun|adjective))")
 #: Nouns that head a list of lemmas ("parole che …", "nouns that …").
 HEADS = (r"(?:parole|termini|lemmi|voci|words|terms|lemmas|entries|sostantiv[oi]|aggettiv[oi]|verb[oi]|"
          r"avverb[oi]|nouns|adjectives|verbs|adverbs)")
@@ -60,6 +63,7 @@ parola parole word words lemma lemmi lemmas bank per con su tra fra for with to 
 cosa che what which who how come quale quali qual chi e ed and or o is are sono ha have has
 si it its suo sua loro their questo questa this that quello quella cui discorso speech compl liita lila ontolex sense senses senso sensi
 whole wholes intero intera interi almeno least only solo elita sentix complit ciascun ciascuna ogni each
+italian italiano italiana italiani italiane english inglese dataset database
 """.split())
 
 
