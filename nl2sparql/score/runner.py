@@ -19,7 +19,7 @@ judged by containment in that answer.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Optional
 
 from ..errors import QuerySyntaxError
@@ -29,6 +29,7 @@ from ..sparql.dialect import normalise_dialect
 from .checks import IriChecker, QueryChecks, check_query
 from .data import GoldItem
 from .field import FieldScores, field_scores
+from .labels import Labels
 from .matcher import GoldPlan, MatchOptions, MatchResult, PreparedTable, compare_prepared
 from .metrics import PERFECT, CellScores, cell_scores
 from .normalize import Normalizer
@@ -102,6 +103,7 @@ class Scorer:
         self.timeout = timeout
         self.max_rows = max_rows
         self.normalizer = Normalizer(self.options.norm_options())
+        self.labels = Labels(kb, timeout) if self.options.labels else None
         #: with ``cache_golds`` a gold runs once however many runs are scored (kept in memory: for one run, off)
         self._golds: Optional[dict[str, ResultTable | Exception]] = {} if cache_golds else None
 
@@ -170,12 +172,21 @@ class Scorer:
                 strict = compare_prepared(gold, pred, plan, self.options, gold_full=full)
         relaxed = strict if strict.match else \
             compare_prepared(gold, pred, plan, self.relaxed_options, gold_full=full)
+        if not relaxed.match and self.labels is not None:
+            relaxed = self._relaxed_by_labels(gold_table, pred_table, plan)
         cells = PERFECT if strict.match else self._cells(gold, pred, full if strict.containment else None)
         return ItemScore(item_id, strict.match, relaxed.match, cells.precision, cells.recall, cells.f1,
                          strict.error, strict.detail, gold_count,
                          pred.n_rows if pred.form != "ask" else None, pred_sparql=pred_sparql,
                          field=field_scores(gold_table, pred_table, plan.ordered),
                          checks=check_query(pred_sparql, self.iris, pred_table))
+
+    def _relaxed_by_labels(self, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> MatchResult:
+        """The relaxed match with every IRI read as its label (language tags ignored: a label is a name)."""
+        options = replace(self.relaxed_options, lang="ignore")
+        normalizer = Normalizer(options.norm_options())
+        return compare_prepared(PreparedTable.build(self.labels.table(gold), normalizer),
+                                PreparedTable.build(self.labels.table(pred), normalizer), plan, options)
 
     def compare(self, gold: ResultTable, pred: ResultTable, gold_sparql: Optional[str] = None) -> MatchResult:
         """Compare two tables already in hand with this scorer's options."""
