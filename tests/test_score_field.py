@@ -151,3 +151,12 @@ def test_the_report_names_each_measure(scorer):
                  "QALD macro F1", "predicted IRIs not in the KB", "breaking a LiITA rule"):
         assert name in text
     assert "official" in text and "ours" in text
+
+
+def test_a_wrong_answer_that_differs_only_in_language_tags_says_so(scorer):
+    tagged = P + 'SELECT ?wr WHERE { VALUES ?wr { "buio"@it } ?l ontolex:writtenRep ?wr }'
+    plain = P + 'SELECT (STR(?wr) AS ?w) WHERE { VALUES ?wr { "buio"@it } ?l ontolex:writtenRep ?wr }'
+    result = scorer.score(tagged, plain)
+    assert not result.strict and "--lang-tags ignore" in result.detail
+    assert result.field.t2s_f1 == 1.0  # the official measure sees no tag
+    assert "--lang-tags ignore" not in scorer.score(tagged, EMOTIONS).detail

@@ -38,13 +38,16 @@ def absent_candidates(composer: Composer, count: int) -> list[tuple[str, Candida
     rng = random.Random(f"{composer.seed}:absent")
     out: list[tuple[str, Candidate]] = []
     words: set[str] = set()
+    split: dict[str, tuple[list[str], list[str]]] = {}  # label -> (lemmas with the fact, lemmas without)
+    for label in labels:
+        pattern = CATALOGUE[label]
+        having = set().union(*(facts.lemmas(name) for name in (*pattern.needs, *pattern.needs_any)))
+        split[label] = ([x for x in lemmas if x in having], [x for x in lemmas if x not in having])
     for draw in range(count * MAX_DRAWS if labels else 0):
         if len(out) >= count:
             break
         pattern = CATALOGUE[rng.choice(labels)]
-        having = set().union(*(facts.lemmas(name) for name in (*pattern.needs, *pattern.needs_any)))
-        donors = [lemma for lemma in lemmas if lemma in having]
-        lacking = [lemma for lemma in lemmas if lemma not in having]
+        donors, lacking = split[pattern.label]
         if not donors or not lacking:
             continue
         lemma = rng.choice(lacking)

@@ -25,7 +25,8 @@ from typing import Optional, Sequence
 from ..errors import DataError
 from ..fileio import atomic_write, atomic_write_text
 from .data import GoldItem
-from .report import DIFFICULTY_ORDER, MEASURES, fmt_number, fmt_pct, group_figures, measure_values, summarize
+from .report import (DIFFICULTY_ORDER, MEASURES, fmt_number, fmt_pct, group_figures, measure_values, report_dir,
+                     summarize)
 from .runner import ItemScore, Progress, Scorer
 
 JSON_NAME = "compare.json"
@@ -187,11 +188,13 @@ def render_comparison_chart(result: dict, path: str) -> None:
     from matplotlib.figure import Figure
 
     runs = result["runs"]
-    rows = max(len(result["by_pattern"]), len(result["by_difficulty"]) + len(result["by_language"]) + 2, 4)
+    # rows of bars on the left; on the right the two small panels and, below them, the table of measures
+    rows = max(len(result["by_pattern"]), len(result["by_difficulty"]) + len(result["by_language"]) + 10)
     fig = Figure(figsize=(11, 1.4 + rows * (0.12 * len(runs) + 0.14)))
     FigureCanvasAgg(fig)
-    grid = fig.add_gridspec(2, 2, width_ratios=[1.15, 1], height_ratios=[
-        max(1, len(result["by_difficulty"])), max(1, len(result["by_language"]))])
+    # bars as thick on the right as on the left: the right panels take the rows they need, a blank the rest
+    right = [len(result["by_difficulty"]) + 1, len(result["by_language"]) + 1]
+    grid = fig.add_gridspec(3, 2, width_ratios=[1.15, 1], height_ratios=[*right, rows + 2 - sum(right)])
     axes = {"by_pattern": fig.add_subplot(grid[:, 0]), "by_difficulty": fig.add_subplot(grid[0, 1]),
             "by_language": fig.add_subplot(grid[1, 1])}
     colours = ["#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#de2d26", "#fd8d3c", "#9ecae1"]
@@ -209,6 +212,7 @@ def render_comparison_chart(result: dict, path: str) -> None:
         ax.tick_params(axis="x", labelsize=8)
         ax.set_title(f"by {title}", fontsize=10, loc="left")
         ax.grid(axis="x", alpha=0.3)
+    _measures_table(fig.add_subplot(grid[2, 1]), result, runs)
     fig.suptitle("Strict accuracy (%)", fontsize=11, x=0.01, ha="left")
     handles, labels = axes["by_pattern"].get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper right", ncol=min(4, len(runs)), fontsize=8, frameon=False)
@@ -216,13 +220,20 @@ def render_comparison_chart(result: dict, path: str) -> None:
     fig.savefig(path, format="png", dpi=100)
 
 
+def _measures_table(ax, result: dict, runs: list[str]) -> None:
+    """Every measure of every run, as a small table in the chart's free corner."""
+    ax.axis("off")
+    cells = [[fmt_number(result["agents"][r]["measures"][key]) for r in runs] for key, _, _ in MEASURES]
+    table = ax.table(cellText=cells, rowLabels=[name for _, name, _ in MEASURES], colLabels=runs,
+                     loc="upper right", cellLoc="right")
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    table.scale(1, 1.3)
+
+
 def write_comparison(out_dir: Path, result: dict, meta: dict) -> dict[str, Path]:
     """Write ``compare.json``, ``compare.md`` and ``compare.png`` into ``out_dir`` (each file atomically)."""
-    out_dir = Path(out_dir)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DataError(f"{out_dir}: cannot create the report directory ({exc.strerror})") from None
+    out_dir = report_dir(out_dir)
     paths = {"json": out_dir / JSON_NAME, "markdown": out_dir / MARKDOWN_NAME, "chart": out_dir / CHART_NAME}
     atomic_write_text(paths["json"], json.dumps({"meta": meta, **result}, ensure_ascii=False, indent=2) + "\n")
     atomic_write(paths["chart"], lambda tmp: render_comparison_chart(result, tmp))

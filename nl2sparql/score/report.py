@@ -66,6 +66,7 @@ def summarize(scores: Sequence[ItemScore]) -> dict:
         "field": summarize_field([s.field for s in scores]),
         "checks": summarize_checks([s.checks for s in scores]),
         "empty_gold": _empty_gold(scores),
+        "disagreements": disagreements(scores),
     }
 
 
@@ -95,7 +96,8 @@ def measure_values(summary: dict) -> dict[str, Optional[float]]:
 
 
 def disagreements(scores: Sequence[ItemScore], limit: int = 10) -> list[dict]:
-    """Items where the official Text2SPARQL measure and our strict verdict disagree, each with why."""
+    """Items where the official Text2SPARQL measure and our strict verdict disagree, each with why: the official
+    measure scores a wrong answer 1, or a right one below 1, or leaves the item out (the first ``limit``)."""
     out = []
     for s in scores:
         why = _why_disagree(s)
@@ -120,7 +122,8 @@ def _why_disagree(s: ItemScore) -> Optional[str]:
     if official >= 1.0 and not s.strict:
         if ask:
             return "an ASK whose gold is true: the official measure scores any ASK answer right"
-        return f"the bound values coincide as strings, but the answer is wrong: {s.detail or s.error}"
+        return ("the bound values coincide as strings (the official measure sees no language tag, datatype or "
+                f"pairing of values), but ours finds the answer wrong: {s.detail or s.error}")
     if s.strict and official < 1.0:
         if ask:
             return "an ASK whose gold is false: the official measure scores it 0 whatever is answered"
@@ -237,9 +240,8 @@ def render_chart(summary: dict, path: str) -> None:
     fig.savefig(path, format="png", dpi=100)
 
 
-def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
-                  meta: Optional[dict] = None) -> dict[str, Path]:
-    """Write the JSON report, the Markdown report and the chart into ``out_dir``."""
+def report_dir(out_dir: Path) -> Path:
+    """``out_dir``, created when missing (one line naming the problem when it cannot be)."""
     out_dir = Path(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -247,6 +249,13 @@ def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
         raise DataError(f"{out_dir}: cannot create the report directory ({exc.strerror})") from None
     if not out_dir.is_dir():
         raise DataError(f"{out_dir}: not a directory")
+    return out_dir
+
+
+def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
+                  meta: Optional[dict] = None) -> dict[str, Path]:
+    """Write the JSON report, the Markdown report and the chart into ``out_dir``."""
+    out_dir = report_dir(out_dir)
     meta = dict(meta or {})
     summary = summarize(scores)
     payload = {"meta": meta, "options": options, "summary": summary,

@@ -175,18 +175,33 @@ class Scorer:
         if not relaxed.match and self.labels is not None:
             relaxed = self._relaxed_by_labels(gold_table, pred_table, plan)
         cells = PERFECT if strict.match else self._cells(gold, pred, full if strict.containment else None)
+        detail = strict.detail
+        if not strict.match and self._same_but_tags(gold_table, pred_table, plan):
+            detail += " (the same answer with language tags ignored: --lang-tags ignore)"
         return ItemScore(item_id, strict.match, relaxed.match, cells.precision, cells.recall, cells.f1,
-                         strict.error, strict.detail, gold_count,
+                         strict.error, detail, gold_count,
                          pred.n_rows if pred.form != "ask" else None, pred_sparql=pred_sparql,
                          field=field_scores(gold_table, pred_table, plan.ordered),
                          checks=check_query(pred_sparql, self.iris, pred_table))
 
+    def _same_but_tags(self, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> bool:
+        """Whether two answers that differ are the same once language tags are ignored (the tags are kept)."""
+        if self.options.lang != "keep" or not any(t is not None and t.lang for table in (gold, pred)
+                                                  for row in table.rows for t in row):
+            return False
+        return self._compare_as(replace(self.options, lang="ignore"), gold, pred, plan).match
+
     def _relaxed_by_labels(self, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> MatchResult:
         """The relaxed match with every IRI read as its label (language tags ignored: a label is a name)."""
-        options = replace(self.relaxed_options, lang="ignore")
+        return self._compare_as(replace(self.relaxed_options, lang="ignore"), self.labels.table(gold),
+                                self.labels.table(pred), plan)
+
+    @staticmethod
+    def _compare_as(options: MatchOptions, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> MatchResult:
+        """Two answers compared under other options than the scorer's (normalised afresh for them)."""
         normalizer = Normalizer(options.norm_options())
-        return compare_prepared(PreparedTable.build(self.labels.table(gold), normalizer),
-                                PreparedTable.build(self.labels.table(pred), normalizer), plan, options)
+        return compare_prepared(PreparedTable.build(gold, normalizer), PreparedTable.build(pred, normalizer),
+                                plan, options)
 
     def compare(self, gold: ResultTable, pred: ResultTable, gold_sparql: Optional[str] = None) -> MatchResult:
         """Compare two tables already in hand with this scorer's options."""
