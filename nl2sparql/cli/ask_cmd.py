@@ -46,10 +46,11 @@ def ask(
         "--tool-args", help="Other tool arguments as a JSON object, e.g. '{\"mode\": \"offline\"}'.",
         show_default=False)] = None,
     agent_text2sparql: Annotated[Optional[str], typer.Option(
-        "--agent-text2sparql", help="A service speaking the Text2SPARQL challenge API "
+        "--agent-text2sparql", metavar="URL", help="A service speaking the Text2SPARQL challenge API "
                                     "(GET URL?question=…&dataset=… answering JSON with the query).",
         show_default=False)] = None,
-    dataset: Annotated[str, typer.Option("--dataset", help="The dataset IRI sent to --agent-text2sparql.")]
+    dataset: Annotated[str, typer.Option("--dataset", metavar="IRI", help="The dataset IRI sent to "
+                                                                          "--agent-text2sparql.")]
         = "http://liita.it/data",
     lang: LangOpt = "it",
     split: SplitOpt = None,

@@ -47,7 +47,8 @@ def _fmt(value: Optional[float], share: bool = False) -> str:
 def compare(
     gold: Annotated[str, typer.Option("--gold", help="Gold pool (JSONL, or a shipped pool: sample, handwritten).")],
     pred: Annotated[list[str], typer.Option(
-        "--pred", help="A run to compare, as LABEL=predictions.jsonl (give two or more).", show_default=False)],
+        "--pred", metavar="LABEL=FILE", help="A run to compare: a label and its predictions file (two or more).",
+        show_default=False)],
     out: Annotated[Path, typer.Option("--out", help="Directory for compare.json, compare.md and compare.png.")]
         = Path("compare-report"),
     split: Annotated[Optional[str], typer.Option("--split", help="Compare only this split of the pool.",

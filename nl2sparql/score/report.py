@@ -162,8 +162,8 @@ def _checks_lines(summary: dict) -> list[str]:
     return lines
 
 
-def _disagreement_lines(scores: Sequence[ItemScore]) -> list[str]:
-    found = disagreements(scores)
+def _disagreement_lines(summary: dict) -> list[str]:
+    found = summary.get("disagreements") or []
     if not found:
         return []
     lines = ["## Where the official measure and ours disagree", "",
@@ -184,7 +184,7 @@ def render_markdown(summary: dict, scores: Sequence[ItemScore], meta: dict,
     lines += ["", f"## Overall ({summary['n']} items)", "", "| measure | value | what it is |", "|---|---:|---|"]
     values = measure_values(summary)
     lines += [f"| {name} | {fmt_number(values[key])} | {meaning} |" for key, name, meaning in MEASURES]
-    lines += [""] + _checks_lines(summary) + _disagreement_lines(scores)
+    lines += [""] + _checks_lines(summary) + _disagreement_lines(summary)
     for title, key, head in (("By pattern", "by_pattern", "pattern"),
                              ("By difficulty", "by_difficulty", "difficulty")):
         groups = summary[key]
