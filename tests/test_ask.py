@@ -163,7 +163,7 @@ def test_a_bad_agent_is_one_line_and_records_nothing(pool, tmp_path, template, m
 
 
 @pytest.mark.parametrize("args,message", [
-    ([], "choose one agent: --agent-cmd, --agent-openai or --agent-mcp"),
+    ([], "choose one agent: --agent-cmd, --agent-openai, --agent-mcp or --agent-text2sparql"),
     (["--agent-cmd", "echo {question}", "--agent-openai", "http://127.0.0.1:9/v1"], "choose one agent"),
     (["--agent-openai", "http://127.0.0.1:9/v1"], "--agent-openai needs --model"),
     (["--agent-mcp", "nl2sparql mcp serve"], "--agent-mcp needs --tool"),

@@ -45,6 +45,13 @@ def ask(
     tool_args: Annotated[Optional[str], typer.Option(
         "--tool-args", help="Other tool arguments as a JSON object, e.g. '{\"mode\": \"offline\"}'.",
         show_default=False)] = None,
+    agent_text2sparql: Annotated[Optional[str], typer.Option(
+        "--agent-text2sparql", metavar="URL", help="A service speaking the Text2SPARQL challenge API "
+                                    "(GET URL?question=…&dataset=… answering JSON with the query).",
+        show_default=False)] = None,
+    dataset: Annotated[str, typer.Option("--dataset", metavar="IRI", help="The dataset IRI sent to "
+                                                                          "--agent-text2sparql.")]
+        = "http://liita.it/data",
     lang: LangOpt = "it",
     split: SplitOpt = None,
     variant: VariantOpt = None,
@@ -67,7 +74,8 @@ def ask(
     from .. import api
 
     spec = {"cmd": agent_cmd, "openai": agent_openai, "model": model, "api_key_env": api_key_env,
-            "system_prompt": system_prompt, "mcp": agent_mcp, "tool": tool, "arg": arg, "tool_args": tool_args}
+            "system_prompt": system_prompt, "mcp": agent_mcp, "tool": tool, "arg": arg, "tool_args": tool_args,
+            "text2sparql": agent_text2sparql, "dataset": dataset}
     with progress_bar("asking", enabled=not json_out) as update:
         result = api.ask(pool, spec, out=out, lang=lang, split=split, variant=variant, limit=limit,
                          concurrency=concurrency, timeout=timeout, retry_errors=retry_errors, score=score,

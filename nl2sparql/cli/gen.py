@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import ask_cmd, kb_cmd, run_cmd, score_cmd
+from . import ask_cmd, compare_cmd, kb_cmd, run_cmd, score_cmd
 
 app = typer.Typer(
     name="nl2sparql-gen",
@@ -19,3 +19,4 @@ app.command("export")(run_cmd.export)
 app.add_typer(run_cmd.pool_app, name="pool")
 app.command("score")(score_cmd.score)
 app.command("ask")(ask_cmd.ask)
+app.command("compare")(compare_cmd.compare)

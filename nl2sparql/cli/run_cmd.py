@@ -46,6 +46,11 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
         ray_address: Annotated[Optional[str], typer.Option(
             help="A running Ray cluster (auto or host:port); default: a local instance, a CPU per shard.",
             show_default=False)] = None,
+        empty_answers: Annotated[float, typer.Option(
+            "--empty-answers", metavar="SHARE",
+            help="For a pool that evaluates agents: about this share of the dev and test questions have an empty "
+                 "right answer (a word with no Sicilian translation…), labelled empty_answer; train never gets "
+                 "them. 0: off.")] = 0.0,
         memory: Annotated[bool, typer.Option(
             "--memory", help="Copy the --store into memory first: queries about 4x faster, for a copy of about "
             "10 s (the LiITA mirror). Tied rows at a LIMIT may differ from the on-disk store's.")] = False,
@@ -90,7 +95,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
                               timeout=timeout,
                               threads=threads, oversample=oversample, max_scan=max_scan, cache_dir=cache_dir,
                               memory=memory, shard=shard, shards=shards, unit_size=unit_size, executor=executor,
-                              ray_address=ray_address,
+                              ray_address=ray_address, empty_answers=empty_answers,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
                               llm_candidates=llm_candidates, progress=update)
     if json_output:

@@ -33,6 +33,8 @@ IgnoreOrderOpt = Annotated[bool, typer.Option(
     "--ignore-order/--keep-order", help="Ignore row order (always kept when the gold has ORDER BY).")]
 LangTagsOpt = Annotated[str, typer.Option(
     "--lang-tags", help="Language tags: keep (\"gatto\"@it ≠ \"gatto\") or ignore.")]
+LabelsOpt = Annotated[bool, typer.Option(
+    "--labels", help="Relaxed match: read each IRI as its label (rdfs:label…), so elita:Paura counts as \"Paura\".")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="Row cap for gold and prediction alike.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for report.json, report.md and the chart.")]
 
@@ -47,11 +49,11 @@ LimitOpt = Annotated[Optional[int], typer.Option("--limit", min=1, help="Only th
 
 
 def match_options(same_columns: bool, same_names: bool, duplicates: bool, tolerance: float,
-                  round_digits: Optional[int], ignore_order: bool, lang_tags: str) -> dict:
+                  round_digits: Optional[int], ignore_order: bool, lang_tags: str, labels: bool = False) -> dict:
     """The matcher options of the CLI flags (``MatchOptions`` fields, as :func:`nl2sparql.api.score` takes them)."""
     return {"require_same_columns": same_columns, "require_same_column_names": same_names,
             "consider_duplicates": duplicates, "float_tolerance": tolerance, "round_digits": round_digits,
-            "ignore_order": ignore_order, "lang": lang_tags}
+            "ignore_order": ignore_order, "lang": lang_tags, "labels": labels}
 
 
 @contextmanager
@@ -74,11 +76,18 @@ def _pct(x: float) -> str:
 def print_summary(summary: dict, paths: dict[str, str], title: str) -> None:
     """Rich tables: overall, by pattern, by difficulty, by error class."""
     overall = Table(title=title, title_justify="left")
-    for head in ("items", "strict", "relaxed", "macro F1"):
+    for head in ("items", "strict", "relaxed", "cell F1", "Text2SPARQL", "QALD F1"):
         overall.add_column(head, justify="right")
+    field = summary.get("field") or {}
     overall.add_row(str(summary["n"]), _pct(summary["strict_accuracy"]),
-                    _pct(summary["relaxed_accuracy"]), f"{summary['macro_f1']:.3f}")
+                    _pct(summary["relaxed_accuracy"]), f"{summary['macro_f1']:.3f}",
+                    *("–" if field.get(k) is None else f"{field[k]:.3f}" for k in ("t2s_score", "qald_macro_f1")))
     console.print(overall)
+    checks = summary.get("checks") or {}
+    if checks.get("predictions"):
+        console.print(f"query checks: {_pct(checks['unknown_iri_share'])} of predicted IRIs not in the KB, "
+                      f"{_pct(checks['rule_break_share'])} break a LiITA rule, "
+                      f"{_pct(checks['empty_share'])} run and return nothing", highlight=False)
     for key, head in (("by_pattern", "pattern"), ("by_difficulty", "difficulty")):
         if not summary[key]:
             continue
@@ -118,12 +127,14 @@ def score(
     round_digits: RoundOpt = None,
     ignore_order: IgnoreOrderOpt = True,
     lang_tags: LangTagsOpt = "keep",
+    labels: LabelsOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Score predicted SPARQL against a gold pool by comparing what the queries return."""
     from .. import api
 
-    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags)
+    options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags,
+                            labels)
     with progress_bar("scoring") as update:
         result = api.score(gold, pred, split=split, kb=kb_choice(store, endpoint, timeout, max_rows), match=options,
                            out=out, progress=update)

@@ -9,6 +9,7 @@ from ..kb.scans import ScanSizes
 from ..parallel import fork_imap
 from ..patterns import Facts
 from ..patterns.compose import Composer
+from .absent import absent_candidates
 from .base import Operator, StepReport
 
 #: The composer stops after this many draws per wanted candidate, whatever it has by then.
@@ -24,6 +25,8 @@ class PatternComposer(Operator):
     see :meth:`~nl2sparql.patterns.compose.Composer.check_scan`; 0 turns it off), ``first_draw``
     (the index of the first draw, default 0: a shard's units draw from disjoint ranges), ``threads``
     (processes that make the draws, default 1; the candidates do not depend on it).
+    ``absent`` (default 0): also this many word questions whose right answer is empty (see
+    :mod:`.absent`), first, each marked ``absent`` (the pattern asked).
     Exact duplicate queries are dropped here (reason ``duplicate_query``). ``shared``: a dict
     kept across runs on the same facts (a shard's units), so the composer and its scan counts
     are built once.
@@ -58,7 +61,16 @@ class PatternComposer(Operator):
     def run(self, storage, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
         composer, sizes = self._composer(storage, input_key)
         self._last = _Drawn(composer, sizes, StepReport(self.name))
-        return self._draw(storage, self._last, int(self.config.get("candidates", 100)), output_key)
+        absent = int(self.config.get("absent", 0))
+        if absent:
+            for label, cand in absent_candidates(composer, absent):
+                row = cand.to_json()
+                row[output_key] = row.pop("sparql")
+                row["absent"] = label
+                self._last.out.append(row)
+                self._last.seen.add(row[output_key])
+            self._last.report.extra["absent"] = len(self._last.out)
+        return self._draw(storage, self._last, int(self.config.get("candidates", 100)) + absent, output_key)
 
     def more(self, storage, candidates: int, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
         """Continue the last run until it has ``candidates`` in all (a pipeline's top-up when the execution

@@ -4,6 +4,13 @@ Rejection reasons: ``parse``, ``execution``, ``timeout``, ``service``, ``empty``
 ``oversized`` (more rows than ``max_result_rows``), ``degenerate`` (a single zero
 count, or every cell unbound). Kept rows get ``result_count`` and an
 ``answer_signature`` (a hash of the sorted result rows).
+
+An empty answer is useful in one case, declared by config (``keep_absent``): a
+candidate composed to have none (marked ``absent`` by the composer, see
+:mod:`.absent`). It is kept when its answer is empty, labelled
+``empty_answer: absent_fact``, and rejected as ``not_absent`` otherwise. A
+yes/no question answered no is kept as ever and labelled ``empty_answer:
+answer_no``.
 """
 
 from __future__ import annotations
@@ -74,6 +81,12 @@ def verdict(table: ResultTable, limit: int) -> tuple[str | None, int, str]:
     return None, len(table.rows), answer_signature(table)
 
 
+def checked(table: ResultTable, limit: int) -> tuple[str | None, int, str, str | None]:
+    """:func:`verdict` and what an empty answer is: ``empty`` (no rows), ``answer_no`` (an ASK answering false)."""
+    empty = ("answer_no" if not table.boolean else None) if table.form == "ask" else None if table.rows else "empty"
+    return (*verdict(table, limit), empty)
+
+
 def _new_answer(row: dict, item: dict, answers: set) -> bool:
     """True for a passed check whose answer is not one of ``answers`` (then added).
 
@@ -107,19 +120,24 @@ class ExecutionFilter(Operator):
         super().__init__(config, **kw)
         self.kb = kb
 
-    def _check(self, sparql: str) -> tuple[str | None, int, str, float]:
+    def _check(self, row: dict, input_key: str) -> tuple[str | None, int, str, float, str | None]:
         start = time.perf_counter()
-        reason, count, info = self._verdict(sparql)
-        return reason, count, info, round(time.perf_counter() - start, 4)
+        reason, count, info, empty = self._verdict(row[input_key])
+        if row.get("absent") and self.config.get("keep_absent"):
+            if reason == "empty":
+                reason, info, empty = None, "", "absent_fact"
+            elif reason is None:
+                reason = "not_absent"  # the facts missed it: the word has the fact after all
+        return reason, count, info, round(time.perf_counter() - start, 4), empty
 
-    def _verdict(self, sparql: str) -> tuple[str | None, int, str]:
+    def _verdict(self, sparql: str) -> tuple[str | None, int, str, str | None]:
         limit = int(self.config.get("max_result_rows", 1000))
         try:
             # judged where the query ran (an embedded store's worker): only the verdict crosses back
-            return self.kb.digest(sparql, partial(verdict, limit=limit),
+            return self.kb.digest(sparql, partial(checked, limit=limit),
                                   timeout=float(self.config.get("timeout", 10.0)), max_rows=limit + 1)
         except QueryError as exc:
-            return exc.kind, 0, str(exc)
+            return exc.kind, 0, str(exc), None
 
     @staticmethod
     def _passed_in_order(rows: list[dict], done: dict, answers: set) -> int:
@@ -148,10 +166,12 @@ class ExecutionFilter(Operator):
         # up a whole batch); results are consumed in input order and checkpointed every 64.
         pool = ThreadPoolExecutor(max_workers=self.threads)
         try:
-            futures = [pool.submit(self._check, r[input_key]) for r in todo]
+            futures = [pool.submit(self._check, r, input_key) for r in todo]
             for r, future in zip(todo, futures):
-                reason, count, info, seconds = future.result()
+                reason, count, info, seconds, empty = future.result()
                 item = {"key": r["cid"], "reason": reason, "count": count, "info": info, "seconds": seconds}
+                if empty and reason is None:
+                    item["empty_answer"] = empty
                 done[item["key"]] = item
                 batch.append(item)
                 finished += 1
@@ -174,7 +194,8 @@ class ExecutionFilter(Operator):
             item = done[r["cid"]]
             if item["reason"] is None:
                 kept.append({**r, output_key: item["count"], "answer_signature": item["info"],
-                             "query_seconds": item.get("seconds")})
+                             "query_seconds": item.get("seconds"),
+                             **({"empty_answer": item["empty_answer"]} if item.get("empty_answer") else {})})
             else:
                 report.rejected[item["reason"]] += 1
                 rejects.append({"cid": r["cid"], "reason": item["reason"], "detail": item["info"],

@@ -30,6 +30,7 @@ from ..errors import ConfigError, DataError
 from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
+from ..operators.pool_writer import EVAL_SHARE
 from ..operators.quality import QualityCheck
 from ..operators.round_trip import RoundTripCheck
 from ..translate.offline import OfflineTranslator
@@ -38,6 +39,8 @@ from .storage import OutputLock, StepStorage, atomic_write_text, check_output_pa
 
 #: The largest --target accepted (shard bigger runs).
 MAX_TARGET = 1_000_000
+#: The largest share of the evaluation splits that may be questions with an empty right answer.
+MAX_EMPTY_SHARE = 0.5
 
 
 @dataclass
@@ -60,6 +63,9 @@ class RunConfig:
     extra: dict = field(default_factory=dict)
     #: A unit of a sharded run (see :mod:`.shards`): draws from its own range, keeps its margin, ids of its own.
     unit: int | None = None
+    #: About this share of the dev and test splits are questions whose right answer is empty (0: none; see
+    #: :mod:`~nl2sparql.operators.absent`); train, the retrieval examples, never gets them.
+    empty_answers: float = 0.0
 
     def __post_init__(self):
         from ..checks import check_count, check_timeout
@@ -80,6 +86,10 @@ class RunConfig:
                                   f"known: {', '.join(LABELS)}")
         if self.unit is not None:
             self.unit = check_count(self.unit, "unit", 0)
+        if isinstance(self.empty_answers, bool) or not isinstance(self.empty_answers, (int, float)) \
+                or not 0.0 <= self.empty_answers <= MAX_EMPTY_SHARE:
+            raise ConfigError(f"--empty-answers must be a share between 0 and {MAX_EMPTY_SHARE}, "
+                              f"got {self.empty_answers!r}")
         if not self.prefix:
             self.prefix = f"{Path(self.out).stem}_s{self.seed}"
 
@@ -105,7 +115,17 @@ class RunConfig:
         d.pop("threads")
         if d["unit"] is None:
             d.pop("unit")  # a plain run's identity as before units existed
+        if not d["empty_answers"]:
+            d.pop("empty_answers")  # likewise before empty answers could be asked for
         return d
+
+    @property
+    def absent(self) -> int:
+        """How many questions with an empty right answer to compose: about ``empty_answers`` of the evaluation
+        splits (:data:`~nl2sparql.operators.pool_writer.EVAL_SHARE` of the pool)."""
+        if not self.empty_answers:
+            return 0
+        return max(1, round(self.empty_answers * EVAL_SHARE * self.target / (1 - self.empty_answers)))
 
 
 @dataclass
@@ -149,6 +169,12 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
                "max_result_rows": c.max_result_rows, "max_scan": c.max_scan, "threads": c.threads}
     rows = {"threads": c.threads}  # the row steps' processes (the output does not depend on them)
     write = {"out": c.out, "target": c.target, "seed": c.seed, "kb": c.kb}
+    execute = {"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads,
+               "stop_after": c.enough_kept}
+    if c.absent:  # declared to each step that treats them otherwise (a plain run's parameters stay as they were)
+        compose["absent"] = c.absent
+        execute["keep_absent"] = True
+        write["empty_in_eval"] = True
     if c.unit is not None:
         compose["first_draw"] = c.unit * UNIT_DRAW_SPAN
         write.update(target=c.enough_kept, id_prefix=f"gen-s{c.seed}-u{c.unit:04d}")
@@ -158,9 +184,7 @@ def default_steps(config: RunConfig, kb, progress: ProgressFactory | None = None
              {"output_key": "fact"}),
         Step(PatternComposer(compose, kb=kb, shared=shared, progress=progress("pattern composer")),
              {"input_key": "fact", "output_key": "sparql"}),
-        Step(ExecutionFilter({"timeout": c.timeout, "max_result_rows": c.max_result_rows, "threads": c.threads,
-                              "stop_after": c.enough_kept},
-                             kb=kb, progress=progress("execution filter")),
+        Step(ExecutionFilter(execute, kb=kb, progress=progress("execution filter")),
              {"input_key": "sparql", "output_key": "result_count"}),
         Step(QuestionGenerator({"seed": c.seed, **rows}, progress=progress("question generator")),
              {"input_key": "fragments", "output_key": "nl"}),

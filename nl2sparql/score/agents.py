@@ -1,6 +1,6 @@
 """Connectors to external agents under test: one question in, one SPARQL query out.
 
-Three ways to reach an agent:
+Four ways to reach an agent:
 
 * :class:`CommandAgent`: a command template such as ``my-agent --question
   {question}``. The template is split into arguments with :mod:`shlex` first
@@ -14,6 +14,12 @@ Three ways to reach an agent:
 * :class:`MCPToolAgent`: a tool of any MCP server started by a command line
   (the SDK's stdio client); the question is passed as one argument of the
   tool.
+* :class:`Text2SparqlAgent`: an HTTP service speaking the API of the
+  Text2SPARQL challenge (ESWC 2025/2026; we follow the challenge's example
+  OpenAPI description and its client, ``AKSW/text2sparql-client``):
+  ``GET <url>?question=…&dataset=…`` answers a JSON object whose ``query``
+  holds the SPARQL (``dataset`` and ``question`` echo the request). The
+  dataset is an IRI naming the knowledge graph.
 
 Every answer goes through :func:`~nl2sparql.llm.extract_sparql` (a fenced or
 unfenced query among prose). A failure on one question is an
@@ -29,6 +35,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,6 +47,10 @@ SYSTEM_PROMPT = ("You translate questions about LiITA (Linking Italian), the lin
                  "and nothing else.")
 #: Keys of a tool's structured result that may hold the query (in this order).
 RESULT_KEYS = ("sparql", "query", "result")
+#: The dataset a Text2SPARQL service is asked about unless told otherwise.
+LIITA_DATASET = "http://liita.it/data"
+#: The most a Text2SPARQL answer may hold (a query is a few KB; more is not an answer).
+MAX_ANSWER_BYTES = 1 << 20
 
 
 class AgentError(Nl2SparqlError):
@@ -220,14 +231,71 @@ class MCPToolAgent:
         self._errlog.close()
 
 
+class Text2SparqlAgent:
+    """A service speaking the Text2SPARQL challenge API (see the module docstring); one HTTP client for all."""
+
+    def __init__(self, url: str, dataset: str = LIITA_DATASET, *, concurrency: int = 4):
+        import httpx
+
+        if not url.startswith(("http://", "https://")):
+            raise ConfigError(f"--agent-text2sparql needs an http(s) URL, not {url!r} "
+                              "(e.g. http://127.0.0.1:8000/)")
+        if not dataset.strip():
+            raise ConfigError("--dataset must not be empty (the IRI of the knowledge graph, e.g. http://liita.it/data)")
+        self.url, self.dataset = url, dataset
+        self.label = f"text2sparql: {url} (dataset {dataset})"
+        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        self.client = httpx.Client(limits=limits, follow_redirects=True, trust_env=False)
+
+    def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
+        """``GET url?question=…&dataset=…``; the answer's ``query`` (the whole exchange within ``timeout``)."""
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        body = bytearray()
+        try:
+            with self.client.stream("GET", self.url, params={"question": question, "dataset": self.dataset},
+                                    headers={"Accept": "application/json"}, timeout=timeout) as response:
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if time.monotonic() > deadline:
+                        raise AgentError(f"timed out after {timeout:g} s")
+                    if len(body) > MAX_ANSWER_BYTES:
+                        raise AgentError(f"the answer is larger than {MAX_ANSWER_BYTES >> 20} MiB")
+                status = response.status_code
+        except httpx.TimeoutException:
+            raise AgentError(f"timed out after {timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise AgentError(f"cannot reach {self.url}: {_snippet(str(exc)) or type(exc).__name__}") from None
+        text = body.decode("utf-8", errors="replace")
+        if status != 200:
+            raise AgentError(f"HTTP {status} from {self.url}" + (f": {_snippet(text)}" if text.strip() else ""))
+        try:
+            answer = json.loads(text)
+        except json.JSONDecodeError:
+            raise AgentError(f"the answer is not JSON: {_snippet(text)!r}") from None
+        query = answer.get("query") if isinstance(answer, dict) else None
+        if not isinstance(query, str) or not query.strip():
+            raise AgentError(f"the answer has no \"query\" text (Text2SPARQL answers {{dataset, question, query}}): "
+                             f"{_snippet(text)}")
+        return query
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.client.close()
+
+
 def make_agent(spec: dict, *, timeout: float = 60.0, concurrency: int = 4) -> Agent:
-    """The connector a spec names: ``{"cmd": template}``, ``{"openai": url, "model": m, ...}`` or
-    ``{"mcp": command, "tool": name, "arg": "question", "tool_args": {...}}``."""
-    kinds = [k for k in ("cmd", "openai", "mcp") if spec.get(k)]
+    """The connector a spec names: ``{"cmd": template}``, ``{"openai": url, "model": m, ...}``,
+    ``{"mcp": command, "tool": name, "arg": "question", "tool_args": {...}}`` or
+    ``{"text2sparql": url, "dataset": iri}``."""
+    kinds = [k for k in ("cmd", "openai", "mcp", "text2sparql") if spec.get(k)]
     if len(kinds) != 1:
-        raise ConfigError("choose one agent: --agent-cmd, --agent-openai or --agent-mcp")
+        raise ConfigError("choose one agent: --agent-cmd, --agent-openai, --agent-mcp or --agent-text2sparql")
     if kinds[0] == "cmd":
         return CommandAgent(spec["cmd"])
+    if kinds[0] == "text2sparql":
+        return Text2SparqlAgent(spec["text2sparql"], spec.get("dataset") or LIITA_DATASET, concurrency=concurrency)
     if kinds[0] == "openai":
         return OpenAIChatAgent(spec["openai"], spec.get("model") or "", api_key_env=spec.get("api_key_env")
                                or "OPENAI_API_KEY", system_prompt=_prompt(spec.get("system_prompt")),

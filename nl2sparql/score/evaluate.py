@@ -207,9 +207,11 @@ def evaluate_items(kb: KnowledgeBase, items: Sequence[GoldItem], predictor: Pred
             sparql = predictor.predict(question, lang)
         except Exception as exc:  # noqa: BLE001 - a failing translator is scored, not fatal
             message = str(exc).strip().splitlines()
-            result = ItemScore.failed(item.id, "translator",
-                                      f"translator failed: {message[0] if message else type(exc).__name__}")
             sparql = None
+            result = scorer.score(item.sparql, None, item.id)  # the gold's answer, for the field measures
+            if result.error == "missing":
+                result.error = "translator"
+                result.detail = f"translator failed: {message[0] if message else type(exc).__name__}"
         else:
             sparql = sparql if isinstance(sparql, str) and sparql.strip() else None
             result = scorer.score(item.sparql, sparql, item.id)

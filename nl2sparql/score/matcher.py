@@ -49,7 +49,10 @@ class MatchOptions:
     without order (forced off when the gold has an outer ORDER BY). ``lang``:
     keep or ignore language tags. ``relaxed_tolerance``: the tolerance of the
     relaxed match. ``max_mappings``: cap on column assignments tried when
-    fingerprints are ambiguous.
+    fingerprints are ambiguous. ``labels``: the relaxed match also reads each
+    IRI as its label (:mod:`~nl2sparql.score.labels`), so a column of labels and
+    a column of the labelled resources count as one answer there (never in the
+    strict match).
     """
 
     require_same_columns: bool = True
@@ -61,6 +64,7 @@ class MatchOptions:
     lang: LangPolicy = "keep"
     relaxed_tolerance: float = 1e-6
     max_mappings: int = 256
+    labels: bool = False
 
     def __post_init__(self) -> None:
         if not self.float_tolerance >= 0 or not self.relaxed_tolerance >= 0:

@@ -17,6 +17,8 @@ from typing import Optional, Sequence
 
 from ..errors import DataError
 from ..fileio import atomic_write, atomic_write_text, write_jsonl  # noqa: F401 - write_jsonl re-exported
+from .checks import summarize_checks
+from .field import summarize_field
 from .runner import ERROR_CLASSES, ItemScore
 
 JSON_NAME = "report.json"
@@ -25,15 +27,19 @@ CHART_NAME = "accuracy_by_pattern.png"
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
 
 
-def _group(scores: Sequence[ItemScore]) -> dict:
+def group_figures(scores: Sequence[ItemScore]) -> dict:
+    """Items, strict and relaxed accuracy, cell F1, the Text2SPARQL headline and QALD macro F1 of a group."""
     n = len(scores)
     if not n:
-        return {"n": 0, "strict": 0.0, "relaxed": 0.0, "f1": 0.0}
+        return {"n": 0, "strict": 0.0, "relaxed": 0.0, "f1": 0.0, "t2s": None, "qald_f1": None}
+    field = summarize_field([s.field for s in scores])
     return {
         "n": n,
         "strict": sum(s.strict for s in scores) / n,
         "relaxed": sum(s.relaxed for s in scores) / n,
         "f1": sum(s.f1 for s in scores) / n,
+        "t2s": field["t2s_score"],
+        "qald_f1": field["qald_macro_f1"],
     }
 
 
@@ -46,7 +52,7 @@ def summarize(scores: Sequence[ItemScore]) -> dict:
             by_pattern[label].append(s)
         by_difficulty[s.difficulty or "unknown"].append(s)
     errors = Counter(s.error for s in scores if s.error)
-    overall = _group(scores)
+    overall = group_figures(scores)
     diff_keys = [d for d in DIFFICULTY_ORDER if d in by_difficulty] + \
         sorted(d for d in by_difficulty if d not in DIFFICULTY_ORDER)
     return {
@@ -54,16 +60,119 @@ def summarize(scores: Sequence[ItemScore]) -> dict:
         "strict_accuracy": overall["strict"],
         "relaxed_accuracy": overall["relaxed"],
         "macro_f1": overall["f1"],
-        "by_pattern": {k: _group(v) for k, v in sorted(by_pattern.items())},
-        "by_difficulty": {k: _group(by_difficulty[k]) for k in diff_keys},
+        "by_pattern": {k: group_figures(v) for k, v in sorted(by_pattern.items())},
+        "by_difficulty": {k: group_figures(by_difficulty[k]) for k in diff_keys},
         "by_error": {k: errors[k] for k in ERROR_CLASSES if errors.get(k)},
+        "field": summarize_field([s.field for s in scores]),
+        "checks": summarize_checks([s.checks for s in scores]),
+        "empty_gold": _empty_gold(scores),
+        "disagreements": disagreements(scores),
     }
+
+
+def _empty_gold(scores: Sequence[ItemScore]) -> dict:
+    """Items whose gold answer is empty (no rows): how many, and how many predictions agreed (both empty)."""
+    empty = [s for s in scores if s.gold_rows == 0]
+    return {"n": len(empty), "strict": sum(s.strict for s in empty)}
+
+
+#: What each measure of a report is, in the order reports show them (key of the summary, name, meaning).
+MEASURES = (
+    ("strict_accuracy", "strict accuracy", "ours: the gold's columns (paired by content) and rows, nothing more"),
+    ("relaxed_accuracy", "relaxed accuracy", "ours: the gold's columns found among the prediction's, rows as sets"),
+    ("macro_f1", "cell F1", "ours: cells of the paired columns, averaged over items"),
+    ("t2s_f1", "Text2SPARQL F1", "the challenge's official set F1 over all bound values, one bag of strings; "
+                                 "empty golds are not counted"),
+    ("t2s_score", "Text2SPARQL F1/NDCG", "the challenge's headline: NDCG in place of F1 for ordered golds"),
+    ("qald_macro_f1", "QALD macro F1", "GERBIL's Macro F1 QALD: harmonic mean of macro precision and recall, "
+                                        "QALD's empty-answer rules"),
+)
+
+
+def measure_values(summary: dict) -> dict[str, Optional[float]]:
+    """The six measures of :data:`MEASURES` from a summary (``None`` where a measure has no item)."""
+    field = summary.get("field") or {}
+    return {key: summary.get(key, field.get(key)) for key, _, _ in MEASURES}
+
+
+def disagreements(scores: Sequence[ItemScore], limit: int = 10) -> list[dict]:
+    """Items where the official Text2SPARQL measure and our strict verdict disagree, each with why: the official
+    measure scores a wrong answer 1, or a right one below 1, or leaves the item out (the first ``limit``)."""
+    out = []
+    for s in scores:
+        why = _why_disagree(s)
+        if why:
+            official = s.field.t2s_score if s.field else None
+            out.append({"id": s.id, "strict": s.strict, "t2s": official,
+                        "qald_f1": s.field.qald_f1 if s.field else None, "why": why})
+    return out[:limit]
+
+
+def _why_disagree(s: ItemScore) -> Optional[str]:
+    field = s.field
+    if field is None:
+        return None
+    official = field.t2s_score
+    ask = s.gold_rows is None
+    if official is None:
+        if s.gold_rows == 0:
+            return ("the gold answer is empty: the official measure leaves the item out; ours counts it "
+                    + ("right (both empty)" if s.strict else f"wrong ({s.detail or s.error})"))
+        return None
+    if official >= 1.0 and not s.strict:
+        if ask:
+            return "an ASK whose gold is true: the official measure scores any ASK answer right"
+        return ("the bound values coincide as strings (the official measure sees no language tag, datatype or "
+                f"pairing of values), but ours finds the answer wrong: {s.detail or s.error}")
+    if s.strict and official < 1.0:
+        if ask:
+            return "an ASK whose gold is false: the official measure scores it 0 whatever is answered"
+        if field.t2s_ndcg is not None:
+            return "an ordered gold: the official NDCG ranks the values by their (equal) scores, not their order"
+        return "the same answer by value (1 = 1.0), but the official measure compares the values' text"
+    return None
 
 
 # -- renderers ----------------------------------------------------------------
 
-def _pct(x: float) -> str:
+def fmt_pct(x: float) -> str:
+    """``0.5`` → ``50.0%``."""
     return f"{100 * x:.1f}%"
+
+
+def fmt_number(x: Optional[float]) -> str:
+    """Three decimals, or a dash for a measure with no item."""
+    return "–" if x is None else f"{x:.3f}"
+
+
+def _checks_lines(summary: dict) -> list[str]:
+    checks, empty = summary.get("checks") or {}, summary.get("empty_gold") or {}
+    if not checks.get("predictions"):
+        return []
+    rules = ", ".join(f"{k} ({v})" for k, v in checks["rules_broken"].items()) or "none"
+    lines = ["## Query checks", "", "| check | share |", "|---|---:|",
+             f"| predicted IRIs not in the KB ({checks['iris_checked']} checked) | "
+             f"{fmt_pct(checks['unknown_iri_share'])} |",
+             f"| predictions with an IRI not in the KB | {fmt_pct(checks['with_unknown_iri_share'])} |",
+             f"| predictions breaking a LiITA rule | {fmt_pct(checks['rule_break_share'])} |",
+             f"| predictions that ran and returned nothing | {fmt_pct(checks['empty_share'])} |", "",
+             f"Rules broken: {rules}.", ""]
+    if empty.get("n"):
+        lines += [f"Items whose gold answer is empty: {empty['n']}, answered empty (right): {empty['strict']}.", ""]
+    return lines
+
+
+def _disagreement_lines(summary: dict) -> list[str]:
+    found = summary.get("disagreements") or []
+    if not found:
+        return []
+    lines = ["## Where the official measure and ours disagree", "",
+             "| id | strict | Text2SPARQL | QALD F1 | why |", "|---|---|---:|---:|---|"]
+    for d in found:
+        why = d["why"].replace("|", "\\|").replace("\n", " ")[:240]
+        lines.append(f"| {d['id']} | {'right' if d['strict'] else 'wrong'} | {fmt_number(d['t2s'])} | "
+                     f"{fmt_number(d['qald_f1'])} | {why} |")
+    return lines + [""]
 
 
 def render_markdown(summary: dict, scores: Sequence[ItemScore], meta: dict,
@@ -72,18 +181,20 @@ def render_markdown(summary: dict, scores: Sequence[ItemScore], meta: dict,
     lines = ["# NL→SPARQL scoring report", ""]
     for key, value in meta.items():
         lines.append(f"- **{key}**: {value}")
-    lines += ["", "## Overall", "", "| items | strict accuracy | relaxed accuracy | macro F1 |",
-              "|---:|---:|---:|---:|",
-              f"| {summary['n']} | {_pct(summary['strict_accuracy'])} | "
-              f"{_pct(summary['relaxed_accuracy'])} | {summary['macro_f1']:.3f} |", ""]
+    lines += ["", f"## Overall ({summary['n']} items)", "", "| measure | value | what it is |", "|---|---:|---|"]
+    values = measure_values(summary)
+    lines += [f"| {name} | {fmt_number(values[key])} | {meaning} |" for key, name, meaning in MEASURES]
+    lines += [""] + _checks_lines(summary) + _disagreement_lines(summary)
     for title, key, head in (("By pattern", "by_pattern", "pattern"),
                              ("By difficulty", "by_difficulty", "difficulty")):
         groups = summary[key]
         if not groups:
             continue
-        lines += [f"## {title}", "", f"| {head} | items | strict | relaxed | F1 |", "|---|---:|---:|---:|---:|"]
+        lines += [f"## {title}", "", f"| {head} | items | strict | relaxed | cell F1 | Text2SPARQL | QALD F1 |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
         for name, g in groups.items():
-            lines.append(f"| {name} | {g['n']} | {_pct(g['strict'])} | {_pct(g['relaxed'])} | {g['f1']:.3f} |")
+            lines.append(f"| {name} | {g['n']} | {fmt_pct(g['strict'])} | {fmt_pct(g['relaxed'])} | {g['f1']:.3f} | "
+                         f"{fmt_number(g.get('t2s'))} | {fmt_number(g.get('qald_f1'))} |")
         lines.append("")
     if chart and summary["by_pattern"]:
         lines += [f"![Accuracy by pattern]({chart})", ""]
@@ -129,9 +240,8 @@ def render_chart(summary: dict, path: str) -> None:
     fig.savefig(path, format="png", dpi=100)
 
 
-def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
-                  meta: Optional[dict] = None) -> dict[str, Path]:
-    """Write the JSON report, the Markdown report and the chart into ``out_dir``."""
+def report_dir(out_dir: Path) -> Path:
+    """``out_dir``, created when missing (one line naming the problem when it cannot be)."""
     out_dir = Path(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -139,6 +249,13 @@ def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
         raise DataError(f"{out_dir}: cannot create the report directory ({exc.strerror})") from None
     if not out_dir.is_dir():
         raise DataError(f"{out_dir}: not a directory")
+    return out_dir
+
+
+def write_reports(out_dir: Path, scores: Sequence[ItemScore], options: dict,
+                  meta: Optional[dict] = None) -> dict[str, Path]:
+    """Write the JSON report, the Markdown report and the chart into ``out_dir``."""
+    out_dir = report_dir(out_dir)
     meta = dict(meta or {})
     summary = summarize(scores)
     payload = {"meta": meta, "options": options, "summary": summary,

@@ -19,14 +19,17 @@ judged by containment in that answer.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Optional
 
 from ..errors import QuerySyntaxError
 from ..kb.base import KnowledgeBase
 from ..kb.results import ResultTable
 from ..sparql.dialect import normalise_dialect
+from .checks import IriChecker, QueryChecks, check_query
 from .data import GoldItem
+from .field import FieldScores, field_scores
+from .labels import Labels
 from .matcher import GoldPlan, MatchOptions, MatchResult, PreparedTable, compare_prepared
 from .metrics import PERFECT, CellScores, cell_scores
 from .normalize import Normalizer
@@ -56,6 +59,10 @@ class ItemScore:
     patterns: list[str] = field(default_factory=list)
     difficulty: Optional[str] = None
     pred_sparql: Optional[str] = None
+    #: The measures other benchmarks publish (:mod:`.field`); ``None`` when the gold failed.
+    field: Optional[FieldScores] = None
+    #: What the checks of the predicted query found (:mod:`.checks`); ``None`` without a prediction.
+    checks: Optional[QueryChecks] = None
 
     @staticmethod
     def failed(item_id: str, error: str, detail: str, **kw) -> "ItemScore":
@@ -88,13 +95,30 @@ class Scorer:
     """Scores predictions against gold queries on one KB with fixed options and limits."""
 
     def __init__(self, kb: KnowledgeBase, options: Optional[MatchOptions] = None, *,
-                 timeout: Optional[float] = None, max_rows: Optional[int] = None):
+                 timeout: Optional[float] = None, max_rows: Optional[int] = None, cache_golds: bool = False):
         self.kb = kb
+        self.iris = IriChecker(kb, timeout, max_rows)
         self.options = options or MatchOptions()
         self.relaxed_options = self.options.relaxed()
         self.timeout = timeout
         self.max_rows = max_rows
         self.normalizer = Normalizer(self.options.norm_options())
+        self.labels = Labels(kb, timeout) if self.options.labels else None
+        #: with ``cache_golds`` a gold runs once however many runs are scored (kept in memory: for one run, off)
+        self._golds: Optional[dict[str, ResultTable | Exception]] = {} if cache_golds else None
+
+    def _gold(self, query: str) -> ResultTable:
+        if self._golds is None:
+            return self._run_lenient(query)
+        if query not in self._golds:
+            try:
+                self._golds[query] = self._run_lenient(query)
+            except Exception as exc:  # noqa: BLE001 - kept, and raised again for every prediction of this gold
+                self._golds[query] = exc
+        found = self._golds[query]
+        if isinstance(found, Exception):
+            raise found
+        return found
 
     def _run(self, query: str) -> ResultTable:
         return self.kb.execute(query, timeout=self.timeout, max_rows=self.max_rows)
@@ -116,24 +140,29 @@ class Scorer:
             return self._run(standard)
 
     def score(self, gold_sparql: str, pred_sparql: Optional[str], item_id: str = "") -> ItemScore:
-        """Execute both queries and compare their answers."""
+        """Execute both queries and compare their answers (with the field measures and the query checks)."""
+        predicted = bool(pred_sparql and pred_sparql.strip())
         try:
-            gold_table = self._run_lenient(gold_sparql)
+            gold_table = self._gold(gold_sparql)
         except Exception as exc:  # noqa: BLE001 - any backend failure is reported, not raised
             return ItemScore.failed(item_id, "gold_error",
                                     f"gold query failed ({error_class(exc)}): {_one_line(exc)}",
-                                    pred_sparql=pred_sparql)
+                                    pred_sparql=pred_sparql,
+                                    checks=check_query(pred_sparql, self.iris, None) if predicted else None)
         gold = PreparedTable.build(gold_table, self.normalizer)
         gold_count = gold.n_rows if gold.form != "ask" else None
-        if not pred_sparql or not pred_sparql.strip():
-            return ItemScore.failed(item_id, "missing", "no prediction", gold_rows=gold_count)
+        plan = GoldPlan.of(gold_sparql, gold.variables, self.options)
+        if not predicted:
+            return ItemScore.failed(item_id, "missing", "no prediction", gold_rows=gold_count,
+                                    field=field_scores(gold_table, None, plan.ordered))
         try:
             pred_table = self._run_lenient(pred_sparql)
         except Exception as exc:  # noqa: BLE001
             return ItemScore.failed(item_id, error_class(exc), _one_line(exc),
-                                    gold_rows=gold_count, pred_sparql=pred_sparql)
+                                    gold_rows=gold_count, pred_sparql=pred_sparql,
+                                    field=field_scores(gold_table, None, plan.ordered),
+                                    checks=check_query(pred_sparql, self.iris, None))
         pred = PreparedTable.build(pred_table, self.normalizer)
-        plan = GoldPlan.of(gold_sparql, gold.variables, self.options)
 
         strict = compare_prepared(gold, pred, plan, self.options)
         full: Optional[PreparedTable] = None
@@ -143,10 +172,36 @@ class Scorer:
                 strict = compare_prepared(gold, pred, plan, self.options, gold_full=full)
         relaxed = strict if strict.match else \
             compare_prepared(gold, pred, plan, self.relaxed_options, gold_full=full)
+        if not relaxed.match and self.labels is not None:
+            relaxed = self._relaxed_by_labels(gold_table, pred_table, plan)
         cells = PERFECT if strict.match else self._cells(gold, pred, full if strict.containment else None)
+        detail = strict.detail
+        if not strict.match and self._same_but_tags(gold_table, pred_table, plan):
+            detail += " (the same answer with language tags ignored: --lang-tags ignore)"
         return ItemScore(item_id, strict.match, relaxed.match, cells.precision, cells.recall, cells.f1,
-                         strict.error, strict.detail, gold_count,
-                         pred.n_rows if pred.form != "ask" else None, pred_sparql=pred_sparql)
+                         strict.error, detail, gold_count,
+                         pred.n_rows if pred.form != "ask" else None, pred_sparql=pred_sparql,
+                         field=field_scores(gold_table, pred_table, plan.ordered),
+                         checks=check_query(pred_sparql, self.iris, pred_table))
+
+    def _same_but_tags(self, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> bool:
+        """Whether two answers that differ are the same once language tags are ignored (the tags are kept)."""
+        if self.options.lang != "keep" or not any(t is not None and t.lang for table in (gold, pred)
+                                                  for row in table.rows for t in row):
+            return False
+        return self._compare_as(replace(self.options, lang="ignore"), gold, pred, plan).match
+
+    def _relaxed_by_labels(self, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> MatchResult:
+        """The relaxed match with every IRI read as its label (language tags ignored: a label is a name)."""
+        return self._compare_as(replace(self.relaxed_options, lang="ignore"), self.labels.table(gold),
+                                self.labels.table(pred), plan)
+
+    @staticmethod
+    def _compare_as(options: MatchOptions, gold: ResultTable, pred: ResultTable, plan: GoldPlan) -> MatchResult:
+        """Two answers compared under other options than the scorer's (normalised afresh for them)."""
+        normalizer = Normalizer(options.norm_options())
+        return compare_prepared(PreparedTable.build(gold, normalizer), PreparedTable.build(pred, normalizer),
+                                plan, options)
 
     def compare(self, gold: ResultTable, pred: ResultTable, gold_sparql: Optional[str] = None) -> MatchResult:
         """Compare two tables already in hand with this scorer's options."""

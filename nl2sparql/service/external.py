@@ -25,7 +25,8 @@ def ask(pool: str | Path, agent, *, out: str | Path = "predictions.jsonl", lang:
 
     ``agent`` is a connector (:mod:`nl2sparql.score.agents`) or a spec:
     ``{"cmd": "my-agent --question {question}"}``, ``{"openai": url, "model": name}`` or
-    ``{"mcp": "server command line", "tool": name, "arg": "question"}``. Ids already in
+    ``{"mcp": "server command line", "tool": name, "arg": "question"}`` or
+    ``{"text2sparql": url, "dataset": iri}`` (the Text2SPARQL challenge API). Ids already in
     ``out`` are not asked again (``retry_errors`` re-asks those that failed). At
     most ``concurrency`` questions are in flight, each within ``timeout`` seconds.
     With ``score`` the answers are scored against the pool's gold on ``kb``

@@ -36,7 +36,8 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
              memory: bool = False,
              use_llm: bool = False, judge: bool = False, round_trip: bool = False, llm=None, llm_candidates: int = 3,
              progress: StepProgress | None = None, shard: str | None = None, shards: int | None = None,
-             unit_size: int = 1000, executor: str = "local", ray_address: str | None = None) -> GenerationResult:
+             unit_size: int = 1000, executor: str = "local", ray_address: str | None = None,
+             empty_answers: float = 0.0) -> GenerationResult:
     """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write ``out``.
 
     The same ``seed`` and KB give the same pool. ``patterns`` limits the
@@ -47,7 +48,9 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     translates each question back (``llm``: an :class:`~nl2sparql.llm.LLMConfig`,
     else the environment and config file). Step files and the manifest go to
     ``cache_dir`` (default: the project cache's ``runs/``). ``memory`` copies an on-disk store
-    into memory first (queries about 4× faster on LiITA, for the price of the copy).
+    into memory first (queries about 4× faster on LiITA, for the price of the copy). ``empty_answers``
+    (e.g. 0.1, for a pool whose dev and test splits evaluate agents) makes about that share of dev and
+    test questions whose right answer is empty, labelled ``empty_answer``; train never gets them.
 
     Sharded runs (:mod:`nl2sparql.pipelines.shards`): ``shard="i/n"`` makes that part of the run
     (units of ``unit_size`` examples; the same seed and KB give the same union whatever ``n``),
@@ -77,6 +80,8 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
                                                                          memory=memory or as_choice(kb).memory)
     if shard is not None and shards is not None:
         raise ConfigError("choose --shard i/n (one part) or --shards N (every part, merged), not both")
+    if (shard is not None or shards is not None) and empty_answers:
+        raise ConfigError("--empty-answers is for a plain run; run it without --shard/--shards")
     if (shard is not None or shards is not None) and extra:
         raise ConfigError("sharded runs make the template chain only; run --llm, --judge and --round-trip "
                           "without --shard/--shards")
@@ -90,7 +95,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
         with using_kb(choice) as store:
             config = RunConfig(target=target, seed=seed, patterns=_patterns(patterns), out=str(out),
                                oversample=oversample, max_scan=max_scan, timeout=timeout, threads=threads,
-                               kb=store.description, cache_dir=str(cache), extra=extra)
+                               kb=store.description, cache_dir=str(cache), extra=extra, empty_answers=empty_answers)
             factory = _factory(progress)
             if shard is not None:
                 from ..pipelines.shards import Shard, manifest_path, run_shard

@@ -7,7 +7,7 @@ from typing import Callable, Mapping, Sequence
 
 from ..errors import ConfigError, DataError
 from .kbs import KBLike, limits, using_kb
-from .types import ScoreResult
+from .types import CompareResult, ScoreResult
 
 Progress = Callable[[int, int], None]
 GoldLike = str | Path | Sequence[Mapping]
@@ -84,3 +84,49 @@ def score(gold: GoldLike, predictions: PredLike, *, split: str | None = None, kb
     if out is not None:
         reports = {k: str(v) for k, v in write_reports(Path(out), scores, options.to_dict(), meta).items()}
     return ScoreResult(summarize(scores), [s.to_dict() for s in scores], reports, meta, warnings=warnings)
+
+
+def compare(gold: GoldLike, runs: Mapping[str, str | Path] | Sequence[tuple[str, str | Path]], *,
+            split: str | None = None, kb: KBLike = None, match=None, out: str | Path | None = None,
+            timeout: float | None = None, max_rows: int | None = None,
+            progress: Progress | None = None) -> CompareResult:
+    """Score several prediction files against one gold and set them side by side.
+
+    ``runs`` maps a label to a predictions file (``{id, sparql, question?}`` JSONL, as ``ask`` and
+    ``evaluate`` write; a list of ``(label, file)`` pairs keeps their order). The items compared are
+    the gold's (of ``split``) that some run answered. ``out`` also writes ``compare.json``,
+    ``compare.md`` and ``compare.png``.
+    """
+    from ..fileio import iter_jsonl
+    from ..score.compare import Run, compare_runs, write_comparison
+    from ..score.runner import Scorer
+
+    pairs = list(runs.items()) if isinstance(runs, Mapping) else [tuple(r) for r in runs]
+    if len(pairs) < 2:
+        raise ConfigError("compare needs at least two runs (label=predictions.jsonl each)")
+    labels = [str(label).strip() for label, _ in pairs]
+    if any(not label for label in labels) or len(set(labels)) != len(labels):
+        raise ConfigError(f"each run needs a label of its own, got: {', '.join(map(repr, labels))}")
+    loaded = []
+    for label, path in zip(labels, (Path(p) for _, p in pairs)):
+        preds, _ = _predictions(path)
+        questions = {str(o.get("id")): str(o.get("question") or "") for _, o in iter_jsonl(path)}
+        loaded.append(Run(label, preds, questions))
+    items, gold_name = _gold(gold, split)
+    options = match_options(match)
+    timeout, max_rows = limits(kb, timeout, max_rows)
+    with using_kb(kb) as store:
+        scorer = Scorer(store, options, timeout=timeout, max_rows=max_rows, cache_golds=True)
+        result = compare_runs(scorer, items, loaded, progress)
+        kb_name = store.description
+    compared = [i.id for i in items if any(i.id in r.predictions for r in loaded)]
+    warnings = [f"{run.label} has no prediction for {lacking} of the {len(compared)} items compared "
+                "(counted as missing)"
+                for run in loaded if (lacking := sum(1 for i in compared if i not in run.predictions))]
+    meta = {"gold": gold_name, "split": split or "all", "kb": kb_name, "runs": ", ".join(
+        f"{label} = {path}" for label, (_, path) in zip(labels, pairs)), "timeout": timeout, "max_rows": max_rows}
+    reports = {}
+    if out is not None:
+        reports = {k: str(v) for k, v in write_comparison(Path(out), result, meta).items()}
+    result.pop("scores")
+    return CompareResult(**result, reports=reports, meta=meta, warnings=warnings)

@@ -272,6 +272,23 @@ class ScoreResult(Result):
 
 
 @dataclass
+class CompareResult(Result):
+    """Several runs scored against one gold: each run's measures, the tables by pattern, difficulty and language,
+    the items where the runs differ, and the report files (see :mod:`nl2sparql.score.compare`)."""
+
+    runs: list[str]
+    items: int
+    agents: dict
+    by_pattern: dict
+    by_difficulty: dict
+    by_language: dict
+    differences: list[dict]
+    reports: dict[str, str] = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
 class AskResult(Result):
     """An external agent asked every question of a pool: the predictions file, counts, latencies, and the
     score when it was asked for."""
