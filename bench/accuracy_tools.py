@@ -11,20 +11,33 @@
 
 from __future__ import annotations
 
+import pickle
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from nl2sparql.score import ERROR_CLASSES, ItemScore
 
 
 class MemoKB:
-    """Executes each distinct (query, timeout, row cap) once; errors are remembered too."""
+    """Executes each distinct (query, timeout, row cap) once; errors are remembered too.
 
-    def __init__(self, kb):
+    With ``persist`` (a file under ``bench/out/``, one per store), the answers that succeeded are
+    kept between runs (:meth:`save`), so a re-run only executes the queries it has not seen.
+    """
+
+    def __init__(self, kb, persist: Path | None = None):
         self.kb = kb
         self._memo: dict[tuple, tuple[bool, object]] = {}
+        self.persist = persist
+        if persist is not None and persist.is_file():
+            try:
+                with persist.open("rb") as f:
+                    self._memo.update((k, (True, v)) for k, v in pickle.load(f).items())
+            except (OSError, EOFError, pickle.UnpicklingError, AttributeError):
+                pass  # a stale or torn cache only costs the queries again
 
     def execute(self, query: str, *, timeout: float | None = None, max_rows: int | None = None):
         """The wrapped KB's answer (or exception) for ``query``, computed at most once."""
@@ -38,6 +51,14 @@ class MemoKB:
         if not ok:
             raise value  # type: ignore[misc]
         return value
+
+    def save(self) -> None:
+        """Write the answers that succeeded to ``persist`` (atomically)."""
+        if self.persist is None:
+            return
+        from nl2sparql.fileio import atomic_write
+        answers = {k: v for k, (ok, v) in self._memo.items() if ok}
+        atomic_write(self.persist, lambda tmp: Path(tmp).write_bytes(pickle.dumps(answers)))
 
 
 def accuracy_line(label: str, scores: Sequence[ItemScore], width: int = 28) -> str:

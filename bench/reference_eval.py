@@ -27,6 +27,7 @@ let the script build ``cache/bench-mirror-store`` (about a minute).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import platform
 import sys
@@ -95,7 +96,6 @@ def select(examples: list[dict], scorer: Scorer) -> tuple[list[dict], dict]:
 
 def cached_selection(reference: Path, store: Path, examples: list[dict], scorer: Scorer) -> tuple[list[dict], dict]:
     """:func:`select`, remembered in ``bench/out/`` per reference file and store (the ids only)."""
-    import hashlib
     key = hashlib.sha256(reference.read_bytes() + str(store.resolve()).encode()).hexdigest()[:16]
     cache = OUT / f"reference_selection-{key}.json"
     if cache.is_file():
@@ -128,7 +128,7 @@ def run(args) -> None:
     examples = load_reference(args.reference)
     store = find_store(args.store)
     kb = open_kb(store=store, timeout=args.timeout)
-    memo = MemoKB(kb)
+    memo = MemoKB(kb, persist=OUT / f"reference_answers-{hashlib.sha256(str(store.resolve()).encode()).hexdigest()[:12]}.pickle")
     scorer = Scorer(memo, timeout=args.timeout)
     relaxed_scorer = Scorer(memo, MatchOptions().relaxed(), timeout=args.timeout)
     start = time.perf_counter()
@@ -188,6 +188,7 @@ def run(args) -> None:
     print(f"by reference pattern label (weight >= {PATTERN_THRESHOLD}; 'nl' only):")
     for label in sorted(by_pattern):
         print(accuracy_line(f"  {label}", by_pattern[label], 24))
+    memo.save()
     if args.json:
         atomic_write_text(args.json, json.dumps({"kept": len(kept), "evaluated": len(evaluated), "items": items}, indent=1) + "\n")
         print(f"per-item verdicts (ids only): {args.json}")
