@@ -114,8 +114,9 @@ def show_rows(rows) -> None:
     if rows.form == "ask":
         console.print(f"[bold]answer:[/] {'yes' if rows.boolean else 'no'}")
         return
-    out = Table(*[f"?{v}" for v in rows.variables], title=f"Answer: {rows.count} row(s)"
-                + (" (truncated)" if rows.truncated else ""), title_justify="left")
+    console.print(f"[bold]Answer:[/] {rows.count} row(s)" + (" (cut at the row cap)" if rows.truncated else ""),
+                  highlight=False)
+    out = Table(*[f"?{v}" for v in rows.variables])
     for row in rows.values()[:MAX_ROWS_SHOWN]:
         out.add_row(*[escape(cell) if cell is not None else "" for cell in row])
     console.print(out)
