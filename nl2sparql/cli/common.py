@@ -26,15 +26,17 @@ KB_PANEL = "Knowledge base"
 LLM_PANEL = "LLM"
 
 StoreOpt = Annotated[Optional[Path], typer.Option(
-    "--store", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_STORE", help="On-disk Oxigraph store directory (from `kb load`).",
-    show_default=False)]
+    "--store", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_STORE",
+    help="On-disk Oxigraph store directory (from `kb load`).", show_default=False)]
 EndpointOpt = Annotated[Optional[str], typer.Option(
-    "--endpoint", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_ENDPOINT", help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.",
-    show_default=False)]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", rich_help_panel=KB_PANEL, help="Per-query time budget in seconds.")]
+    "--endpoint", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_ENDPOINT",
+    help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.", show_default=False)]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", rich_help_panel=KB_PANEL,
+                                           help="Per-query time budget in seconds.")]
 ServiceOpt = Annotated[Optional[List[str]], typer.Option(
-    "--service", rich_help_panel=KB_PANEL, help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL "
-    "instead); repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
+    "--service", rich_help_panel=KB_PANEL,
+    help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL instead); "
+         "repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 KOpt = Annotated[int, typer.Option("-k", "--k", min=1, help="Pool examples to retrieve.")]
 EmbedderOpt = Annotated[Optional[str], typer.Option(
@@ -43,8 +45,8 @@ EmbedderOpt = Annotated[Optional[str], typer.Option(
 LLMModelOpt = Annotated[Optional[str], typer.Option(
     "--llm-model", rich_help_panel=LLM_PANEL, help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
 LLMBaseUrlOpt = Annotated[Optional[str], typer.Option(
-    "--llm-base-url", rich_help_panel=LLM_PANEL, help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
-    show_default=False)]
+    "--llm-base-url", rich_help_panel=LLM_PANEL,
+    help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).", show_default=False)]
 LLMConfigOpt = Annotated[Optional[Path], typer.Option(
     "--llm-config", rich_help_panel=LLM_PANEL, help="LLM settings file (TOML).", show_default=False)]
 

@@ -25,7 +25,8 @@ app = typer.Typer(help="Serve nl2sparql's tools to LLM clients over the Model Co
                   no_args_is_help=True)
 
 LLMFlag = Annotated[bool, typer.Option(
-    "--llm", rich_help_panel=LLM_PANEL, help="translate uses the configured LLM unless a call asks for offline (default: offline).")]
+    "--llm", rich_help_panel=LLM_PANEL,
+    help="translate uses the configured LLM unless a call asks for offline (default: offline).")]
 BudgetOpt = Annotated[float, typer.Option(
     "--timeout", min=0.001, rich_help_panel=KB_PANEL, help="Longest time budget one query may get, in seconds.")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, max=1000, rich_help_panel=KB_PANEL,

@@ -44,8 +44,8 @@ def search(
     """Find the classes and properties that match DESCRIPTION (embeddings + BM25 + pattern and occurrence boosts)."""
     from .. import api
 
-    result = api.search_ontology(description, k=k, kb=kb_choice(store, endpoint, services=service), counts=not no_counts,
-                                 weights=weights, embedder=embedder)
+    result = api.search_ontology(description, k=k, kb=kb_choice(store, endpoint, services=service),
+                                 counts=not no_counts, weights=weights, embedder=embedder)
     if json_output:
         print_json(result.to_dict())
         return

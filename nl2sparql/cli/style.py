@@ -77,7 +77,10 @@ class _Option(TyperOption):
 
 
 def style(command) -> None:
-    """Apply the rules of the module docstring to ``command`` and everything under it."""
+    """Apply the rules of the module docstring to ``command`` and everything under it (once)."""
+    if getattr(command, "_nl2sparql_styled", False):
+        return
+    command._nl2sparql_styled = True
     command.help = _escape(command.help)
     command.short_help = _escape(command.short_help)
     params = list(command.params)
@@ -89,6 +92,9 @@ def style(command) -> None:
 
 
 def _style_param(param) -> None:
+    if isinstance(param, (_Argument, _Option)):
+        return  # styled already
+    # The usage piece and the range display are methods of the parameter: the subclasses write them our way.
     if isinstance(param, TyperArgument):
         param.__class__ = _Argument
         param.metavar = param.metavar or param.name.upper()
