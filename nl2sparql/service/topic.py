@@ -4,8 +4,8 @@ Conservative on purpose: a question is *off topic* only when the question
 reader finds no LiITA cue in it (no pattern, no slot: emotion, part of
 speech, dialect, count, relation…), it quotes no word, and it uses no word of
 LiITA's own vocabulary (the catalogue's class and property labels in Italian
-and English, each label whole, the prefixes, the resources' names). "Che tempo fa a Roma
-domani?" is off topic; "Dammi i lemmi", "«cane»" and "Quanti sinonimi ha
+and English, each label whole, the prefixes, the resources' names). "Che
+tempo fa a Roma domani?" is off topic; "Dammi i lemmi", "«cane»" and "Quanti sinonimi ha
 casa?" are not. Anything else goes to the translator as before.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..folding import fold
+from ..folding import fold, fold_same_length
 
 #: Names of LiITA and its resources, and the words for what they hold, beyond the catalogue's labels.
 LIITA_WORDS = ("liita", "lila", "elita", "sentix", "complit", "compl-it", "parmigiano", "siciliano", "sicilian",
@@ -24,8 +24,6 @@ LIITA_WORDS = ("liita", "lila", "elita", "sentix", "complit", "compl-it", "parmi
                "catena", "chain", "gerarchia", "hierarchy")
 #: "Quali animali …", "Which nouns …": a question after a kind of things, answerable with words.
 WHICH_KIND = re.compile(r"^\W*(?:quali|which)\s+(?!(?:sono|is|are|was|were|do|does|did)\b)[a-z]{3,}")
-#: Quoting marks that name a word: «casa», "casa", “casa”, 'casa'.
-QUOTED = re.compile(r"«[^»]+»|\"[^\"]+\"|“[^”]+”|(?<!\w)'[^']+'(?!\w)")
 #: The one line a person reads when a question is off topic.
 OFF_TOPIC = ("not a question about LiITA: it quotes no word and names nothing the knowledge base records "
              "(lemmas, senses, definitions, emotions, polarity, parts of speech, dialect translations); ask about "
@@ -35,10 +33,11 @@ OFF_TOPIC = ("not a question about LiITA: it quotes no word and names nothing th
 def off_topic(question: str) -> str | None:
     """:data:`OFF_TOPIC` when ``question`` is certainly not about LiITA (see the module docstring), else ``None``."""
     from ..patterns import detect_patterns
+    from ..patterns.reading import QUOTED
     from ..translate.slots import extract_slots
 
-    if not isinstance(question, str) or not question.strip() or QUOTED.search(question):
-        return None
+    if not isinstance(question, str) or not question.strip() or re.search(QUOTED, fold_same_length(question)):
+        return None  # a quoted word: «casa», "casa", “casa”, 'casa'
     folded = fold(question)
     if WHICH_KIND.search(folded):
         return None
