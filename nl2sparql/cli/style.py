@@ -105,7 +105,8 @@ def _style_param(param) -> None:
     param.help = _escape(param.help)
     bounds = _range(param)
     if bounds:
-        param.help = f"{param.help} ({bounds})" if param.help else f"({bounds})"
+        text = (param.help or "").rstrip()
+        param.help = f"{text[:-1]} ({bounds})." if text.endswith(".") else f"{text} ({bounds})".lstrip()
 
 
 def _metavar(option: TyperOption) -> str:
