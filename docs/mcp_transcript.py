@@ -1,8 +1,9 @@
 """Drive ``nl2sparql mcp serve`` with the SDK's client and print the session as a Markdown transcript.
 
 The calls are what an LLM client makes to answer a question: look up the
-ontology, translate, run the query; then one refused call. Every line of
-the output comes from the running server (long fields are shortened).
+ontology, read one term, translate, run the query; then an off-topic question
+and one refused call. Every line of the output comes from the running server
+(long fields are shortened).
 
     python docs/mcp_transcript.py > transcript.md
     python docs/mcp_transcript.py --server "nl2sparql mcp serve --store DIR"
@@ -49,7 +50,7 @@ def _show(name: str, args: dict, result, keep: tuple[str, ...] = ()) -> None:
               "description, aliases, domain and range, inverse, KB count and a usage query)\n")
         data["hits"] = [{"rank": h["rank"], "curie": h["curie"], "label": h["label"], "score": h["score"],
                          "placement": h["placement"], "notes": h["notes"][:1]} for h in data["hits"]]
-    if "sparql" in data:
+    if data.get("sparql"):
         print("```sparql\n" + data.pop("sparql").strip() + "\n```\n")
     if "rows" in data and "variables" in data:
         print("| " + " | ".join(f"?{v}" for v in data["variables"]) + " |")
@@ -77,13 +78,24 @@ async def session(command: str) -> None:
             ready = time.perf_counter() - start
             tools = (await client.list_tools()).tools
             resources = (await client.list_resources()).resources
+            templates = (await client.list_resource_templates()).resource_templates
+            prompts = (await client.list_prompts()).prompts
             print(f"Server `{client.server_info.name}` {client.server_info.version}, protocol "
                   f"{client.protocol_version}, initialized in {ready:.2f} s; {len(tools)} tools "
-                  f"({', '.join(t.name for t in tools)}); resources {', '.join(str(r.uri) for r in resources)}.\n")
+                  f"({', '.join(t.name for t in tools)}); resources {', '.join(str(r.uri) for r in resources)}; "
+                  f"resource templates {', '.join(t.uri_template for t in templates)}; prompts "
+                  f"{', '.join(p.name for p in prompts)}.\n")
 
             args = {"query": "termine più specifico, iponimo", "top_k": 3}
             _show("search_ontology", args, await client.call_tool("search_ontology", args),
                   ("hits", "detected_patterns", "kb"))
+
+            uri = "liita://ontology/term/lexinfo:hyponym"
+            term = json.loads((await client.read_resource(uri)).contents[0].text)
+            print(f"**→ read resource** `{uri}`\n\n**←** (shortened here to a few of its fields)\n")
+            shown = {k: term[k] for k in ("curie", "iri", "domain", "range", "inverse", "placement")}
+            print("```json\n" + json.dumps({**shown, "notes": term["notes"][:1]}, ensure_ascii=False, indent=2)
+                  + "\n```\n")
 
             args = {"question": QUESTION}
             translated = await client.call_tool("translate", args)
@@ -94,6 +106,9 @@ async def session(command: str) -> None:
                 rows = await client.call_tool("execute_sparql", args)
                 shown = dict(args, sparql="(the query above)")
                 _show("execute_sparql", shown, rows, ("variables", "rows", "truncated", "row_cap", "elapsed_ms"))
+
+            args = {"question": "Che tempo fa a Roma domani?"}
+            _show("translate", args, await client.call_tool("translate", args), ("sparql", "off_topic"))
 
             args = {"sparql": "DELETE WHERE { ?s ?p ?o }"}
             _show("execute_sparql", args, await client.call_tool("execute_sparql", args))

@@ -36,6 +36,7 @@ TOOLS = {"translate", "infer_patterns", "retrieve_examples", "search_ontology", 
          "score_predictions", "kb_info"}
 RESOURCES = {"liita://ontology/catalog", "liita://constraints/base", "liita://config", "liita://patterns",
              "liita://schema"}
+TEMPLATES = {"liita://ontology/term/{curie}", "liita://patterns/{name}"}
 MEGABYTE = "x" * 1_000_000
 
 
@@ -329,17 +330,62 @@ def test_every_resource_reads_as_json(mcp):
     assert docs["liita://constraints/base"]["prefixes"]["ontolex"] == "http://www.w3.org/ns/lemon/ontolex#"
     assert docs["liita://schema"]["services"]["complit"].startswith("https://")
     assert docs["liita://schema"]["graphs"]["elita"] == "http://w3id.org/elita"
-    patterns = docs["liita://patterns"]
-    assert [p["label"] for p in patterns] == list(LABELS)
-    assert all(p["example"] and p["example"]["sparql"] for p in patterns)
-    catalog = docs["liita://ontology/catalog"]
-    assert catalog["entries_total"] == len(catalog["entries"]) > 100
-    assert "lexinfo:hypernym" in {e["curie"] for e in catalog["entries"]}
+    assert list(docs["liita://patterns"]["patterns"]) == list(LABELS)
+    index = docs["liita://ontology/catalog"]
+    assert index["terms_total"] == len(index["terms"]) > 100
+    assert any(t.startswith("lexinfo:hypernym (property; complit): hypernym / iperonimo") for t in index["terms"])
     config = docs["liita://config"]
     assert config["kb"]["kb"] == "sample"
     assert config["limits"] == {"timeout_s": TIMEOUT, "max_rows": MAX_ROWS}
     assert config["llm"]["configured"] and config["llm"]["model"] == "fake-model"
     assert config["llm"]["base_url"].startswith("http://127.0.0.1:")
+
+
+def test_no_resource_is_too_large_for_a_model(mcp):
+    sizes = {uri: len(mcp.read(uri)) for uri in RESOURCES}
+    sizes |= {f"liita://patterns/{label}": len(mcp.read(f"liita://patterns/{label}")) for label in LABELS}
+    sizes["liita://ontology/term/lexinfo:hypernym"] = len(mcp.read("liita://ontology/term/lexinfo:hypernym"))
+    assert max(sizes.values()) < 50_000, max(sizes.items(), key=lambda kv: kv[1])
+
+
+def test_resource_templates_read_one_term_and_one_pattern(mcp):
+    templates = mcp.portal.call(mcp.client.list_resource_templates).resource_templates
+    assert {t.uri_template for t in templates} == TEMPLATES
+    assert all(t.description and "\n    " not in t.description for t in templates)
+    term = json.loads(mcp.read("liita://ontology/term/lexinfo:hypernym"))
+    assert term["inverse"] == "lexinfo:hyponym" and any("LiITA direction" in n for n in term["notes"])
+    pattern = json.loads(mcp.read("liita://patterns/EMOTION_LEXICON"))
+    assert pattern["label"] == "EMOTION_LEXICON" and "elita:HasEmotion" in pattern["example"]["sparql"]
+    with pytest.raises(Exception, match="did you mean lexinfo:hypernym"):
+        mcp.read("liita://ontology/term/lexinfo:hypernim")
+    with pytest.raises(Exception, match="unknown pattern 'NOPE'"):
+        mcp.read("liita://patterns/NOPE")
+
+
+def test_prompts_for_the_common_tasks(mcp):
+    prompts = {p.name: p for p in mcp.portal.call(mcp.client.list_prompts).prompts}
+    assert set(prompts) == {"ask_liita", "check_query", "build_dataset"}
+    assert all(p.description and "\n    " not in p.description for p in prompts.values())
+    asked = mcp.portal.call(mcp.client.get_prompt, "ask_liita", {"question": QUESTION})
+    assert QUESTION in asked.messages[0].content.text and "translate" in asked.messages[0].content.text
+    checked = mcp.portal.call(mcp.client.get_prompt, "check_query", {"sparql": EMOTION_QUERY})
+    assert EMOTION_QUERY in checked.messages[0].content.text and "validate_sparql" in checked.messages[0].content.text
+    built = mcp.portal.call(mcp.client.get_prompt, "build_dataset", {"target": "5", "patterns": "TRANSLATION"})
+    assert "target=5" in built.messages[0].content.text and "'TRANSLATION'" in built.messages[0].content.text
+
+
+def test_descriptions_carry_no_source_indentation(mcp):
+    tools = mcp.portal.call(mcp.client.list_tools).tools
+    resources = mcp.portal.call(mcp.client.list_resources).resources
+    for described in [*tools, *resources]:
+        assert "\n    " not in described.description, described.name
+
+
+def test_translate_says_when_a_question_is_not_about_liita(mcp):
+    result = mcp.call("translate", question="Che tempo fa a Roma domani?", execute=True)
+    assert not result.is_error, text(result)
+    out = result.structured_content
+    assert out["off_topic"].startswith("not a question about LiITA") and out["sparql"] == "" and out["rows"] is None
 
 
 def test_no_secret_in_config_or_listings(mcp):

@@ -132,7 +132,7 @@ def test_direction_notes_on_hypernymy_and_meronymy():
                         ("lexinfo:hyponym", "?specific lexinfo:hyponym ?general"),
                         ("lexinfo:partMeronym", "part -> whole"), ("lexinfo:partHolonym", "whole -> part")]:
         notes = " ".join(get(curie).notes)
-        assert "SCHEMA rule 1" in notes and says in notes, curie
+        assert "LiITA direction" in notes and says in notes, curie
 
 
 def test_entries_say_where_they_live_and_which_patterns_they_serve():

@@ -26,7 +26,8 @@ def test_search_table_shows_terms_counts_and_direction_notes(sample_kb):
 
     result = runner.invoke(app, ["ontology", "search", "broader meaning", "-k", "3"])
     assert result.exit_code == 0, result.output
-    assert "lexinfo:hypernym" in result.stdout and "SCHEMA rule 1" in result.stdout
+    assert "lexinfo:hypernym" in result.stdout and "LiITA direction" in result.stdout
+    assert "SCHEMA" not in result.stdout  # a document the user does not have
     count = occurrence_counts(sample_kb).total("lexinfo:hypernym")
     assert f"│ {count:,}" in result.stdout
 
@@ -52,7 +53,9 @@ def test_search_without_counts_or_embedder():
 def test_show_prints_the_entry_and_json():
     result = runner.invoke(app, ["ontology", "show", "lexinfo:hyponym"])
     assert result.exit_code == 0, result.output
-    assert "inverse: lexinfo:hypernym" in result.stdout and "SERVICE <https://klab" in result.stdout
+    assert "inverse   lexinfo:hypernym" in result.stdout and "SERVICE <https://klab" in result.stdout
+    assert "{" not in result.stdout.split("Usage")[0], "no Python dict before the usage query"
+    assert "inside the CompL-it SERVICE" in result.stdout and "SCHEMA" not in result.stdout
     data = json.loads(runner.invoke(app, ["ontology", "show", "lexinfo:hyponym", "--json"]).stdout)
     assert data["curie"] == "lexinfo:hyponym" and data["count_by_place"]["service"] > 0
 

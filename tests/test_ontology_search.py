@@ -26,7 +26,7 @@ def test_broader_meaning_finds_hypernymy_with_the_direction_note(query, sample_k
     assert {"lexinfo:hypernym", "lexinfo:hyponym"} <= set(_curies(hits))
     result = search_result(query, k=3, kb=sample_kb)
     top = result["hits"][0]
-    assert any("LiITA direction (SCHEMA rule 1)" in note for note in top["notes"])
+    assert any("LiITA direction:" in note for note in top["notes"])
     assert top["count"] > 0 and top["components"]["occurrence"] is not None
 
 
@@ -79,7 +79,7 @@ def test_format_for_prompt_is_compact_and_carries_the_rules(sample_kb):
     hits = search("iponimi di una parola", k=3, kb=sample_kb)
     text = format_for_prompt(hits)
     assert text.startswith("Ontology terms") and "lexinfo:hyponym" in text
-    assert "SCHEMA rule 1" in text and "inside SERVICE" in text and "occurrences in this KB" in text
+    assert "LiITA direction" in text and "inside SERVICE" in text and "occurrences in this KB" in text
     assert text.count("Usage:") == 2 and "PREFIX" not in text
     assert format_for_prompt([]) == "No ontology term matched."
     assert "lexinfo:antonym" in format_for_prompt([get("lexinfo:antonym")], usage=0)

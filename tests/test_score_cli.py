@@ -23,7 +23,7 @@ runner = CliRunner()
 @pytest.fixture
 def app(monkeypatch) -> typer.Typer:
     kb = TinyKB()
-    opened = lambda store, endpoint, timeout=None, max_rows=None: kb  # noqa: E731 - an open KB is used as is
+    opened = lambda store, endpoint, timeout=None, max_rows=None, services=None: kb  # noqa: E731 - an open KB is used as is
     monkeypatch.setattr(score_cmd, "kb_choice", opened)
     monkeypatch.setattr(evaluate_cmd, "kb_choice", opened)
     app = typer.Typer(pretty_exceptions_enable=False)

@@ -49,7 +49,17 @@ def test_translate_pretty_output(pool_file):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "elita:HasEmotion elita:Paura" in out and "EMOTION_LEXICON" in out and "confidence" in out
-    assert "Top examples" in out and "26 row(s)" in out and "angoscia" in out
+    assert "Similar pool examples" in out and "Answer: 26 row(s)" in out and "angoscia" in out
+    # the answer first, then the query, then the evidence
+    assert out.index("angoscia") < out.index("elita:HasEmotion") < out.index("Similar pool examples")
+
+
+def test_an_off_topic_question_is_said_to_be_off_topic(pool_file):
+    result = runner.invoke(app, ["translate", "Che tempo fa a Roma domani?", "--execute", "--pool", str(pool_file),
+                                 "--embedder", "none"])
+    assert result.exit_code == 0, result.output
+    assert "not a question about LiITA" in result.stdout
+    assert "SELECT" not in result.stdout and "row(s)" not in result.stdout
 
 
 def test_translate_json_without_execution(pool_file):

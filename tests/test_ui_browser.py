@@ -8,6 +8,7 @@ test checks that every request the page made stayed on 127.0.0.1.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -254,6 +255,13 @@ def test_search_ontology_tab(page):
         page.type("#on-query textarea", "the emotion a lexical entry expresses")
         page.click("on-go")
         page.wait_text("on-status", "match")
+        headers, rows, _ = page.table("on-table")
+        assert headers[:3] == ["#", "term", "label (en / it)"] and rows[0][1] == "elita:HasEmotion"
+        assert not any("{" in cell for row in rows for cell in row), "labels and meanings as text, not JSON"
+        assert page.driver.execute_script(
+            "const t = document.querySelector('#on-table'); return t.getBoundingClientRect().right "
+            "<= document.documentElement.clientWidth"), "the table fits the page"
+        page.wait_text("on-entry", "elita:HasEmotion", "Usage")
     else:
         assert "not available in this build" in page.text("on-unavailable")
         assert not page.css("#on-go").is_enabled()
@@ -283,7 +291,14 @@ def test_run_the_agent_and_see_the_trace_grow(page):
     steps = [text.count("\n") for text in page.seen("ag-trace")]
     cards = page.driver.find_elements(page.By.CSS_SELECTOR, "#ag-trace .nl2s-step")
     assert len(cards) >= 2 and len(set(steps)) >= 2, "the trace should grow while the agent runs"
+    top = "return document.querySelector(arguments[0]).getBoundingClientRect().top"
+    answer, query, trace = (page.driver.execute_script(top, sel) for sel in ("#ag-table", "#ag-sparql", "#ag-trace"))
+    assert answer < trace and query < trace, "the answer and the final query come before the steps"
+    times = [card.find_element(page.By.CSS_SELECTOR, ".nl2s-step-time").text for card in cards]
+    assert all(re.fullmatch(r"\d+ ms", t) for t in times), times  # each step's own time
     page.browser.shot("agent-run")
+    cards[0].find_element(page.By.TAG_NAME, "summary").click()
+    page.wait(lambda d: cards[0].get_attribute("open") is not None)  # a step unfolds to its details
 
 
 # -- Generate and Score ------------------------------------------------------------------------------------------------

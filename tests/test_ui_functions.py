@@ -209,22 +209,20 @@ def test_highlighting_keeps_the_query_and_escapes_it():
 # -- Search ontology and Agent: both stand on API functions other branches add -----------------------------------------
 def test_ontology_search_without_the_api_function_says_so(ctx, monkeypatch):
     monkeypatch.delattr(api, "search_ontology", raising=False)
-    status, table = ontology_tab.search(ctx, "emozione", 5)
+    status, table, hits, entry = ontology_tab.search(ctx, "emozione", 5)
     assert_error(status, "not available in this build")
 
 
-def test_ontology_search_shows_the_hits(ctx, monkeypatch):
-    calls = []
-
-    def search(query, k, kb):
-        calls.append((query, k, kb))
-        return [{"rank": 1, "score": 0.91, "curie": "elita:HasEmotion", "kind": "property",
-                 "description": "links an entry to an <emotion>", "count": 120}][:k]
-    monkeypatch.setattr(api, "search_ontology", search, raising=False)
-    status, table = ontology_tab.search(ctx, "emozione", 4)
-    assert calls == [("emozione", 4, ctx.kb)]
-    assert list(table.columns) == ["rank", "score", "curie", "kind", "description", "count"]
-    assert list(table.iloc[0]) == ["1", "0.91", "elita:HasEmotion", "property", "links an entry to an <emotion>", "120"]
+def test_ontology_search_shows_labels_and_meanings_as_text(ctx):
+    status, table, hits, entry = ontology_tab.search(ctx, "termine più generale", 3)
+    assert "3 match(es)" in text_of(status)
+    assert list(table.columns) == ontology_tab.COLUMNS
+    first = list(table.iloc[0])
+    assert first[1] == "lexinfo:hypernym" and first[2] == "hypernym / iperonimo" and first[3] == "property"
+    assert not any("{" in cell for cell in table.to_numpy().ravel()), "no raw JSON in the table"
+    shown = text_of(entry)
+    assert shown.startswith("lexinfo:hypernym · hypernym / iperonimo") and "LiITA direction" in shown
+    assert "inverse" in shown and "SERVICE" in shown and "{" in shown  # the usage query has braces, nothing else
 
 
 def test_the_agent_trace_grows_step_by_step(ctx):
@@ -236,6 +234,25 @@ def test_the_agent_trace_grows_step_by_step(ctx):
     assert "finished in 3 step(s)" in text_of(status)
     assert "elita:Emotion" in text_of(sparql) and len(table) == 9 and "9 rows" in text_of(caption)
     assert "&lt;b&gt;done&lt;/b&gt;" in trace
+
+
+def test_the_agent_tab_shows_a_real_run_answer_first_with_each_steps_own_time(ctx):
+    updates = list(agent_tab.run_agent(ctx, "Qual è la definizione di «bassotto»?"))
+    status, trace, sparql, caption, table = updates[-1]
+    assert 'nl2s-ok' in status and "verified answer" in text_of(status)
+    times = re.findall(r'class="nl2s-step-time">([\d.]+) ms<', trace)
+    assert len(times) == trace.count('class="nl2s-step"') >= 5
+    assert "\\n" not in trace and "<details" in trace  # folded details, real line breaks
+    assert "bassotto" in text_of(sparql) and len(table) == 1
+
+
+def test_a_run_without_a_useful_answer_is_not_a_green_done(ctx):
+    status, *_ = list(agent_tab.run_agent(ctx, "Che tempo fa a Roma domani?"))[-1]
+    assert "nl2s-warn" in status and "not a question about LiITA" in text_of(status)
+    steps = [api.AgentStep("output", {}, {"final": {"verdict": "empty", "reason": "the query returns no rows"},
+                                          "trace": [{"node": "output", "ms": 1.0, "summary": "done"}]})]
+    status, *_ = list(agent_tab.follow(steps))[-1]
+    assert "nl2s-warn" in status and "without a useful answer" in text_of(status)
 
 
 def test_an_agent_error_keeps_the_trace_and_shows_one_line(ctx):

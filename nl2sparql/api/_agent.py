@@ -23,6 +23,7 @@ from ..score.evaluate import PREDICTORS, register_predictor
 from ..service.kbs import KBLike, limits, using_kb
 from ..service.llm import llm_client
 from ..service.pools import PoolsLike, resolve_pools
+from ..service.topic import off_topic
 from ..service.translation import MODES
 from ..service.types import Result, Rows
 
@@ -79,6 +80,17 @@ class AgentStep(Result):
 def _need_question(question: str) -> None:
     if not isinstance(question, str) or not question.strip():
         raise DataError("the question is empty: ask something about LiITA in Italian or English")
+
+
+def _off_topic_state(question: str) -> dict | None:
+    """The finished state of a run that writes no query because the question is not about LiITA, else ``None``."""
+    _need_question(question)
+    reason = off_topic(question)
+    if reason is None:
+        return None
+    return {"question": question, "trace": [{"node": "analyze", "ms": 0.0, "summary": reason}],
+            "final": {"sparql": "", "confidence": 0.0, "source": "none", "attempt": None, "fallback": False,
+                      "verdict": "off_topic", "reason": reason}}
 
 
 @contextmanager
@@ -146,9 +158,13 @@ def agent(question: str, *, mode: str = "offline", kb: KBLike = None, pools: Poo
     queries are tried, then the first valid one is returned. ``checkpoint`` (a
     sqlite file) with ``thread`` keeps the run; calling again with the same thread
     resumes an interrupted run or returns the finished one. ``exclude_ids`` keeps
-    pool items out of retrieval (evaluation).
+    pool items out of retrieval (evaluation). A question that is not about LiITA
+    (:func:`~nl2sparql.service.topic.off_topic`) ends at once with the verdict ``off_topic``.
     """
     start = time.perf_counter()
+    stopped = _off_topic_state(question)
+    if stopped is not None:
+        return result_from_state(stopped, mode=mode)
     with _run(question, mode=mode, kb=kb, pools=pools, k=k, embedder=embedder, llm=llm, max_attempts=max_attempts,
               timeout=timeout, max_rows=max_rows, checkpoint=checkpoint, thread=thread,
               exclude_ids=exclude_ids) as (run, client):
@@ -164,6 +180,10 @@ def agent_stream(question: str, *, mode: str = "offline", kb: KBLike = None, poo
                  max_rows: int | None = None, checkpoint: str | Path | None = None,
                  thread: str | None = None) -> Iterator[AgentStep]:
     """:func:`agent`, one :class:`AgentStep` per node as it finishes (the last one's state holds ``final``)."""
+    stopped = _off_topic_state(question)
+    if stopped is not None:
+        yield AgentStep("output", stopped, stopped, mode)
+        return
     with _run(question, mode=mode, kb=kb, pools=pools, k=k, embedder=embedder, llm=llm, max_attempts=max_attempts,
               timeout=timeout, max_rows=max_rows, checkpoint=checkpoint, thread=thread) as (run, _):
         for step in run.stream():

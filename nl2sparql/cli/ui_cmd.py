@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import logging
 import socket
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import EndpointOpt, StoreOpt, TimeoutOpt, console, fail, friendly, kb_choice
+from .common import (LLM_PANEL, EndpointOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt, StoreOpt, TimeoutOpt,
+                     console, fail, friendly, kb_choice, llm_settings)
 
 
 @friendly
@@ -22,21 +22,21 @@ def ui(
         "--host", help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).")] = "127.0.0.1",
     store: StoreOpt = None,
     endpoint: EndpointOpt = None,
+    service: ServiceOpt = None,
     timeout: TimeoutOpt = 20.0,
-    llm: Annotated[bool, typer.Option("--llm", help="Offer the LLM translator too (needs a configured LLM).")] = False,
-    llm_model: Annotated[Optional[str], typer.Option(
-        help="LLM model (else NL2SPARQL_LLM_MODEL).", show_default=False)] = None,
-    llm_base_url: Annotated[Optional[str], typer.Option(
-        help="OpenAI-compatible server URL (else OPENAI_BASE_URL).", show_default=False)] = None,
-    llm_config: Annotated[Optional[Path], typer.Option(help="LLM settings file (TOML).", show_default=False)] = None,
+    llm: Annotated[bool, typer.Option("--llm", rich_help_panel=LLM_PANEL,
+                                      help="Offer the LLM translator too (needs a configured LLM).")] = False,
+    llm_model: LLMModelOpt = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_config: LLMConfigOpt = None,
 ) -> None:
     """Start the web UI: translate, run, check, generate and score in the browser (offline; Ctrl+C stops it)."""
     from .. import api
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     _check_port(host, port)
-    kb = kb_choice(store, endpoint, timeout)
-    settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config) if llm else None
+    kb = kb_choice(store, endpoint, timeout, services=service)
+    settings = llm_settings(llm, llm_model, llm_base_url, llm_config)
     api.execute("ASK {}", kb=kb)  # opens the KB now, so a bad --store or --endpoint is one line, not a broken page
     # Gradio takes seconds to import: only once the options are known to be good
     from ..ui import Context, build_app, launch, warm_up

@@ -206,8 +206,9 @@ class LLMConfig:
         if not chosen_model and not key and not url:
             raise ConfigError(
                 "no LLM configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server such as "
-                "vLLM/Ollama) and NL2SPARQL_LLM_MODEL, or pass --llm-model/--llm-base-url"
-                + (f" (or edit {path})" if path else ""))
+                "vLLM/Ollama) and NL2SPARQL_LLM_MODEL, write them in "
+                + (str(path) if path else "~/.config/nl2sparql/llm.toml")
+                + ", or give the command --llm-model and --llm-base-url")
         if not chosen_model:
             raise ConfigError("no LLM model configured: set NL2SPARQL_LLM_MODEL or pass --llm-model")
         if not key and not url:

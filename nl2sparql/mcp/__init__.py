@@ -5,8 +5,9 @@ tools with the same names (``translate``, ``infer_patterns``,
 ``retrieve_examples``, ``search_ontology``, ``get_constraints``,
 ``validate_sparql``, ``execute_sparql``, ``fix_case_sensitivity``,
 ``check_variable_reuse``), our own (``agent_translate``,
-``generate_examples``, ``score_predictions``, ``kb_info``) and five
-``liita://`` resources. Start it with ``nl2sparql mcp serve``; ``nl2sparql
+``generate_examples``, ``score_predictions``, ``kb_info``), ``liita://``
+resources and resource templates (:mod:`.resources`) and prompts for the
+common tasks (:mod:`.prompts`). Start it with ``nl2sparql mcp serve``; ``nl2sparql
 mcp config`` prints a Claude Desktop entry.
 
 >>> from nl2sparql.mcp import ServerConfig, build_server

@@ -13,6 +13,7 @@ server answers ``initialize`` quickly.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import signal
 from typing import Any
@@ -24,7 +25,7 @@ from pydantic import ValidationError
 
 from ..api import close_all
 from ..errors import Nl2SparqlError
-from . import extra_tools, resources, tools
+from . import extra_tools, prompts, resources, tools
 from .config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig, package_version
 
 log = logging.getLogger("nl2sparql.mcp")
@@ -34,13 +35,29 @@ Tools over LiITA (Linking Italian), the linked-data knowledge base of Italian le
 Bank, ELITA emotions, Sentix polarity, Parmigiano and Sicilian glossaries, and CompL-it senses (reached
 through SERVICE). To answer a question: translate it (or write SPARQL yourself after get_constraints,
 search_ontology and retrieve_examples), check it with validate_sparql, then run it with execute_sparql.
-Results are JSON; errors are one line saying what to change."""
+A translate result with off_topic set means the question is not about LiITA. The liita://ontology/catalog
+and liita://patterns resources are indexes; read one entry with liita://ontology/term/{curie} or
+liita://patterns/{name}. Results are JSON; errors are one line saying what to change."""
 
 TRANSPORTS = ("stdio", "http")
 
 
 class Nl2SparqlMCP(MCPServer):
-    """``MCPServer`` whose tool errors are one clear line (see the module docstring)."""
+    """``MCPServer`` whose tool errors are one clear line (see the module docstring), and whose tools,
+    resources and prompts are described by their docstrings without the source's indentation."""
+
+    def tool(self, name=None, title=None, description=None, **options):
+        """The SDK's ``tool`` decorator, the description defaulting to the dedented docstring."""
+        return lambda fn: super(Nl2SparqlMCP, self).tool(name, title, description or _doc(fn), **options)(fn)
+
+    def resource(self, uri, *, description=None, **options):
+        """The SDK's ``resource`` decorator, the description defaulting to the dedented docstring."""
+        return lambda fn: super(Nl2SparqlMCP, self).resource(uri, description=description or _doc(fn),
+                                                               **options)(fn)
+
+    def prompt(self, name=None, title=None, description=None, **options):
+        """The SDK's ``prompt`` decorator, the description defaulting to the dedented docstring."""
+        return lambda fn: super(Nl2SparqlMCP, self).prompt(name, title, description or _doc(fn), **options)(fn)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         """Call a tool; any failure other than a protocol error is re-raised as a one-line :class:`ToolError`."""
@@ -75,6 +92,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _doc(fn) -> str | None:
+    """``fn``'s docstring without the indentation of the source it was written in."""
+    return inspect.cleandoc(fn.__doc__) if fn.__doc__ else None
+
+
 def build_server(config: ServerConfig | None = None) -> Nl2SparqlMCP:
     """The server with every tool and resource registered (nothing is opened yet)."""
     config = config or ServerConfig()
@@ -83,6 +105,7 @@ def build_server(config: ServerConfig | None = None) -> Nl2SparqlMCP:
     tools.register(server, config)
     extra_tools.register(server, config)
     resources.register(server, config)
+    prompts.register(server)
     return server
 
 

@@ -47,7 +47,8 @@ def register(server, config: ServerConfig) -> None:
         dialect translations, CompL-it senses) into a SPARQL query for the LiITA knowledge base.
 
         Returns the query, how it was built (patterns, slots, shape, confidence), similar pool examples,
-        validation issues and fixes, and with execute=true the rows."""
+        validation issues and fixes, and with execute=true the rows. A question that is not about LiITA gets
+        no query: off_topic says so in one line."""
         chosen = mode or config.mode
         return api.translate(question, mode=chosen, execute=execute, kb=kb, k=top_k, embedder=config.embedder,
                              llm=config.llm_settings() if chosen == "llm" else None, max_rows=DEFAULT_ROWS)

@@ -17,7 +17,7 @@ constant changed) and ``garbage`` (text that is not SPARQL).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Optional, Protocol, Sequence, runtime_checkable
 
 from ..errors import ConfigError, DataError, Nl2SparqlError
 from ..kb.base import KnowledgeBase
@@ -40,13 +40,17 @@ class Predictor(Protocol):
 
 @dataclass
 class EvalContext:
-    """What a predictor factory may use: the items to be asked, the KB, the language, settings."""
+    """What a predictor factory may use: the items to be asked, the KB, the language, settings.
+
+    ``settings`` are strings (``pools``, ``embedder``, ``max_attempts``…) and, for
+    the ``llm`` translator, ``llm``: an :class:`~nl2sparql.llm.LLMConfig`.
+    """
 
     items: Sequence[GoldItem]
     kb: Optional[KnowledgeBase] = None
     lang: str = "it"
     variant: Optional[str] = None
-    settings: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 PredictorFactory = Callable[[EvalContext], Predictor]

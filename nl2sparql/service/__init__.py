@@ -20,6 +20,7 @@ from .pools import resolve_pool, resolve_pools, shipped_pools
 from .query import execute, fix, kb_info, load_store, serve_kb, validate
 from .rules import check_variable_reuse, constraints, fix_case, pattern_catalogue, schema
 from .scoring import compare, match_options, score
+from .topic import off_topic
 from .translation import MODES, analyze, evaluate, retrieve, translate
 from .types import (Analysis, AskResult, CompareResult, Example, ExportResult, FixResult, GenerationResult, Issue, KBInfo, LoadResult,
                     MergeResult, OntologySearchResult, Result, RetrievalResult, Rows, ScoreResult, TranslationResult,
@@ -28,7 +29,8 @@ from .views import pattern_labels, pool_items, sparql_tokens
 
 __all__ = [
     # functions
-    "translate", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "compare", "evaluate",
+    "translate", "off_topic", "analyze", "retrieve", "validate", "fix", "execute", "generate", "score", "compare",
+    "evaluate",
     "search_ontology", "ontology_term", "ontology_catalog", "ontology_prompt",
     "kb_info", "load_store", "serve_kb", "pool_stats", "merge_pools", "export_pool", "shipped_pools", "resolve_pool", "resolve_pools",
     "match_options", "llm_config", "close_all", "as_choice",

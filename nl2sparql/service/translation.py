@@ -10,6 +10,7 @@ from ..errors import ConfigError, DataError
 from .kbs import KBLike, limits, using_kb
 from .llm import llm_client
 from .pools import PoolsLike, resolve_pool, resolve_pools
+from .topic import off_topic
 from .types import Analysis, Example, Issue, RetrievalResult, Rows, ScoreResult, TranslationResult
 
 Progress = Callable[[int, int], None]
@@ -36,7 +37,8 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
     ``pools`` are the example pools for retrieval (default: the shipped ones).
     With ``execute`` the rows are attached (``rows``). ``progress(done, total)``
     follows the first embedding of a pool; ``notify(line)`` receives the LLM
-    path's progress lines (rounds, retries).
+    path's progress lines (rounds, retries). A question that is not about LiITA
+    (:func:`~.topic.off_topic`) gets no query: ``off_topic`` says why.
     """
     from ..translate.translator import Translator
 
@@ -47,6 +49,10 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
         raise ConfigError("k (examples to retrieve) must be at least 1")
     check_count(rounds, "--rounds (LLM repair rounds)", 0, MAX_ROUNDS)
     paths = resolve_pools(pools)
+    reason = off_topic(question)
+    if reason is not None:
+        return TranslationResult(question=question, sparql="", mode=mode, source="none", shape="none", patterns={},
+                                 slots={}, confidence=0.0, off_topic=reason)
     client = llm_client(llm) if mode == "llm" else None
     if client is not None and notify is not None:
         client.notify = notify
@@ -134,20 +140,26 @@ def retrieve(question: str, *, k: int = 5, pools: PoolsLike = None, embedder: st
 
 def evaluate(questions: str | Path, *, translator: str = "offline", lang: str = "it", split: str | None = None,
              variant: str | None = None, limit: int | None = None, kb: KBLike = None, match=None,
-             out: str | Path | None = None, timeout: float | None = None, max_rows: int | None = None,
-             settings: dict | None = None, progress: Progress | None = None) -> ScoreResult:
+             out: str | Path | None = None, force: bool = False, timeout: float | None = None,
+             max_rows: int | None = None, settings: dict | None = None, llm=None,
+             progress: Progress | None = None) -> ScoreResult:
     """Run a translator over a pool (or question file) and score its SPARQL against the gold by execution.
 
     ``translator`` is ``offline``, ``llm``, a registered name, or ``package.module:factory``;
     the items being evaluated are never retrieved as examples. ``out`` also
-    writes ``report.json``, ``report.md``, a chart and ``predictions.jsonl``.
+    writes ``report.json``, ``report.md``, a chart and ``predictions.jsonl``; a
+    directory that already holds a report is refused unless ``force``. ``llm``
+    (an :class:`~nl2sparql.llm.LLMConfig`) is the ``llm`` translator's LLM
+    (default: the environment and config file).
     """
     from ..score.data import load_gold
     from ..score.evaluate import EvalContext, evaluate_items, make_predictor
-    from ..score.report import summarize, write_jsonl, write_reports
+    from ..score.report import JSON_NAME, summarize, write_jsonl, write_reports
     from ..translate import translator as _registers  # noqa: F401 - registers offline and llm
     from .scoring import match_options
 
+    if out is not None and not force and (Path(out) / JSON_NAME).exists():
+        raise DataError(f"{out} already holds a report; pass --force to replace it (nothing was changed)")
     options = match_options(match)
     items = load_gold(Path(resolve_pool(questions)), split)
     if limit is not None:
@@ -156,7 +168,8 @@ def evaluate(questions: str | Path, *, translator: str = "offline", lang: str = 
         items = items[:limit]
     timeout, max_rows = limits(kb, timeout, max_rows)
     with using_kb(kb) as store:
-        predictor = make_predictor(translator, EvalContext(items, store, lang, variant, dict(settings or {})))
+        extra = {"llm": llm} if llm is not None else {}
+        predictor = make_predictor(translator, EvalContext(items, store, lang, variant, {**(settings or {}), **extra}))
         run = evaluate_items(store, items, predictor, lang=lang, variant=variant, options=options,
                              timeout=timeout, max_rows=max_rows, progress=progress)
         kb_name = store.description

@@ -164,7 +164,11 @@ class RetrievalResult(Result):
 
 @dataclass
 class TranslationResult(Result):
-    """A translated question: the SPARQL, how it was reached, and the rows when executed."""
+    """A translated question: the SPARQL, how it was reached, and the rows when executed.
+
+    ``off_topic`` is the one line saying the question is not about LiITA
+    (:func:`~nl2sparql.service.topic.off_topic`); the SPARQL is then empty.
+    """
 
     question: str
     sparql: str
@@ -182,6 +186,7 @@ class TranslationResult(Result):
     rows: Optional[Rows] = None
     elapsed_ms: float = 0.0
     llm: Optional[dict] = None
+    off_topic: Optional[str] = None
 
 
 @dataclass

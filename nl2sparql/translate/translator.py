@@ -189,15 +189,20 @@ class TranslatorPredictor:
     """An ``evaluate`` predictor: the items under evaluation are excluded from retrieval.
 
     ``ctx.settings`` may name ``pools`` (comma-separated files; default: the
-    shipped pools) and an ``embedder``.
+    shipped pools), an ``embedder`` and the ``llm`` settings (an ``LLMConfig``;
+    default: the environment and config file).
     """
 
     def __init__(self, ctx, mode: str = "offline"):
         settings = getattr(ctx, "settings", None) or {}
         pools = settings.get("pools")
         pool_paths = [Path(p) for p in pools.split(",")] if pools else None
+        client = None
+        if mode == "llm" and settings.get("llm") is not None:
+            from ..llm import LLMClient
+            client = LLMClient(settings["llm"])
         self.translator = Translator(pool_paths, kb=ctx.kb, mode=mode, exclude_ids={i.id for i in ctx.items},
-                                     embedder=settings.get("embedder"), check=False)
+                                     embedder=settings.get("embedder"), check=False, llm_client=client)
 
     def predict(self, question: str, lang: str) -> str:
         """The translated SPARQL of ``question``."""

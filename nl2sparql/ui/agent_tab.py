@@ -1,9 +1,12 @@
-"""Agent: the agent's node-by-node trace, streamed into the page while it runs.
+"""Agent: the answer and the final query first, then one line per step (its own time), each expandable.
 
-The agent streams step dicts ``{"node": name, "state": {...}}``. :func:`follow`
-turns any such stream into page updates, so it is tested with a scripted
-stream; :func:`agent_steps` is the one place that calls the API's agent.
-In a build without the agent the tab says so and its button is disabled.
+The agent streams :class:`~nl2sparql.api.AgentStep` s. :func:`follow` turns any
+such stream (or scripted ``{"node", "state"}`` dicts) into page updates, so it
+is tested with a scripted stream; :func:`agent_steps` is the one place that
+calls the API's agent. A run that ends without a useful answer (no query, an
+error, no rows, an answer the agent could not verify, a question that is not
+about LiITA) ends with a note, not a green "Done". In a build without the
+agent the tab says so and its button is disabled.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import gradio as gr
 from .. import api
 from .context import Context, error_line
 from .render import NO_RESULTS, esc, highlight_html, message, rows_caption, rows_frame, short
-from .widgets import results_block
 
 UNAVAILABLE = "The agent is not available in this build (nl2sparql.api has no streaming agent yet)."
 
@@ -26,6 +28,8 @@ EXAMPLES = [
     ["Which Parmigiano words translate nouns that express fear?"],
     ["Quanti sensi ha la parola «testa» in CompL-it?"],
 ]
+#: The longest text a step's details show for one field.
+DETAIL_CHARS = 1500
 
 
 def agent_stream():
@@ -42,10 +46,17 @@ def agent_steps(ctx: Context, question: str) -> Iterable:
 
 
 def display(step: Any) -> dict | None:
-    """What the trace shows of a step: ``{"node", "state"}``, the state being what the node changed
-    (its trace entry left out) plus the query being tried (``sparql``) and its rows once there are some."""
+    """What the page shows of a step: ``{"node", "ms", "summary", "state", "final"}``.
+
+    ``state`` is what the node changed (its trace entry left out) plus the query
+    being tried (``sparql``) and its rows once there are some; ``ms`` and
+    ``summary`` come from the node's own trace entry (``None`` / empty for a
+    scripted dict without one); ``final`` is the run's outcome once known.
+    """
     if isinstance(step, dict):
-        return step
+        state = step.get("state") or {}
+        return {"node": step.get("node", "?"), "ms": step.get("ms"), "summary": step.get("summary", ""),
+                "state": state, "final": state.get("final")}
     if not isinstance(step, api.AgentStep):
         return None
     shown = {k: v for k, v in step.update.items() if k != "trace"}
@@ -55,7 +66,9 @@ def display(step: Any) -> dict | None:
             shown["sparql"] = latest["sparql"]
         if isinstance(latest.get("rows"), dict) and "form" in latest["rows"]:
             shown["rows"] = latest["rows"]
-    return {"node": step.node, "state": shown}
+    entry = (step.state.get("trace") or [{}])[-1]
+    return {"node": step.node, "ms": entry.get("ms"), "summary": entry.get("summary", ""), "state": shown,
+            "final": step.state.get("final")}
 
 
 def _as_rows(value: Any):
@@ -67,34 +80,83 @@ def _as_rows(value: Any):
     return None
 
 
-def step_html(number: int, step: dict, seconds: float) -> str:
-    """One node of the trace: its name, when it finished, and what it put in the state."""
-    state = step.get("state") or {}
-    fields = []
-    for key, value in state.items():
-        if key == "rows" and _as_rows(value) is not None:
-            value = f"{_as_rows(value).count} row(s)"
-        if key == "sparql" and isinstance(value, str):
-            fields.append(f"<dt>{esc(key)}</dt><dd><pre>{esc(short(value, 2000))}</pre></dd>")
-        else:
-            fields.append(f"<dt>{esc(key)}</dt><dd>{esc(short(value))}</dd>")
-    body = f"<dl>{''.join(fields)}</dl>" if fields else '<p class="nl2s-muted">(no state change)</p>'
-    return (f'<div class="nl2s-step" data-node="{esc(step.get("node", "?"))}"><div class="nl2s-step-head">'
-            f'<span class="nl2s-step-no">{number}</span> <strong>{esc(step.get("node", "?"))}</strong>'
-            f'<span class="nl2s-step-time">{seconds:.1f} s</span></div>{body}</div>')
+def _detail(key: str, value: Any) -> str:
+    """One field of a step's details: a query highlighted, rows counted, text as text, data as indented JSON."""
+    if key == "sparql" and isinstance(value, str):
+        return highlight_html(short(value, DETAIL_CHARS))
+    rows = _as_rows(value) if key == "rows" else None
+    if rows is not None:
+        return esc(f"{rows.count} row(s)" if rows.form != "ask" else f"ASK: {rows.boolean}")
+    if isinstance(value, str) and "\n" not in value:
+        return esc(short(value, DETAIL_CHARS))
+    return f"<pre>{esc(short(plain(value).strip(), DETAIL_CHARS))}</pre>"
+
+
+def plain(value: Any, indent: str = "") -> str:
+    """Data as indented text a person reads (``key: value`` lines, ``-`` items, queries with real line breaks)."""
+    if isinstance(value, dict):
+        return "".join(f"\n{indent}{key}:{_nested(v, indent)}" for key, v in value.items())
+    if isinstance(value, (list, tuple)):
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
+            return " " + ", ".join(str(v) for v in value) if value else " —"
+        return "".join(f"\n{indent}- " + plain(v, indent + "  ").lstrip("\n")[len(indent) + 2:]
+                       if isinstance(v, dict) else f"\n{indent}-{_nested(v, indent)}" for v in value)
+    text = str(value) if value is not None else "—"
+    if "\n" in text:
+        return "".join(f"\n{indent}  {line}" for line in text.splitlines())
+    return f" {text}"
+
+
+def _nested(value: Any, indent: str) -> str:
+    return plain(value, indent + "  ") if isinstance(value, (dict, list, tuple)) else plain(value, indent)
+
+
+def step_html(number: int, step: dict, seconds: float | None = None) -> str:
+    """One step on one line (number, node, its own time, what it did), its state changes folded under it.
+
+    ``seconds`` is the step's own time when the step does not carry it (``ms``).
+    """
+    own = step.get("ms")
+    took = f"{own:.0f} ms" if isinstance(own, (int, float)) else f"{seconds:.1f} s" if seconds is not None else ""
+    fields = "".join(f"<dt>{esc(key)}</dt><dd>{_detail(key, value)}</dd>"
+                     for key, value in (step.get("state") or {}).items())
+    body = f"<dl>{fields}</dl>" if fields else '<p class="nl2s-muted">(no state change)</p>'
+    node = esc(step.get("node", "?"))
+    return (f'<details class="nl2s-step" data-node="{node}"><summary><span class="nl2s-step-no">{number}</span> '
+            f'<strong>{node}</strong> <span class="nl2s-step-summary">{esc(short(step.get("summary") or "", 300))}'
+            f'</span><span class="nl2s-step-time">{esc(took)}</span></summary>{body}</details>')
+
+
+def outcome(final: dict | None, rows, steps: int, seconds: float) -> str:
+    """The run's closing message: green only for a verified answer with rows (or an ASK answer)."""
+    final = final or {}
+    reason = str(final.get("reason") or "")
+    took = f"{steps} step(s), {seconds:.1f} s"
+    if final.get("verdict") == "off_topic":
+        return message("warn", reason)
+    answered = rows is not None and (rows.form == "ask" or rows.count > 0)
+    if final and final.get("verdict") == "ok" and answered:
+        extra = f" ({reason})" if reason and reason != "verified" else ""
+        return message("ok", f"The agent finished in {took} with a verified answer{extra}.")
+    if answered:
+        return message("warn", f"The agent finished in {took} with an answer it could not verify"
+                               + (f" ({reason})" if reason else "") + "; check the query below.")
+    return message("warn", f"The agent finished in {took} without a useful answer"
+                           + (f" ({reason})" if reason else "") + ".")
 
 
 def follow(steps: Iterable) -> Iterator[tuple]:
     """Stream page updates from agent steps: (status, trace, SPARQL, caption, rows) after each step.
 
-    An error from the agent ends the stream with its message under the trace so far.
+    An error from the agent ends the stream with its message above the steps so far.
     """
     start = time.perf_counter()
     cards: list[str] = []
-    sparql, rows = "", None
+    sparql, rows, final = "", None, None
+    last = start
 
     def update(status: str) -> tuple:
-        return (status, "".join(cards), highlight_html(sparql), rows_caption(rows) if rows else "",
+        return (status, "".join(cards), highlight_html(sparql, "No query yet."), rows_caption(rows) if rows else "",
                 rows_frame(rows) if rows else NO_RESULTS)
 
     yield update(message("info", "The agent is running…"))
@@ -103,19 +165,22 @@ def follow(steps: Iterable) -> Iterator[tuple]:
             step = display(raw)
             if step is None:
                 continue
-            cards.append(step_html(len(cards) + 1, step, time.perf_counter() - start))
+            now = time.perf_counter()
+            cards.append(step_html(len(cards) + 1, step, now - last))
+            last = now
             state = step.get("state") or {}
             sparql = state["sparql"] if isinstance(state.get("sparql"), str) else sparql
             rows = _as_rows(state.get("rows")) or rows
-            yield update(message("info", f"Running… {len(cards)} step(s) so far"))
+            final = step.get("final") or final
+            yield update(message("info", f"Running… step {len(cards)}: {step.get('node', '?')}"))
     except Exception as exc:  # noqa: BLE001 - every error becomes a message in the page
         yield update(message("error", error_line(exc)))
         return
-    yield update(message("ok", f"The agent finished in {len(cards)} step(s), {time.perf_counter() - start:.1f} s."))
+    yield update(outcome(final, rows, len(cards), time.perf_counter() - start))
 
 
 def run_agent(ctx: Context, question: str) -> Iterator[tuple]:
-    """Run the agent on ``question`` and stream its trace (a message when it is unavailable)."""
+    """Run the agent on ``question`` and stream its answer and steps (a message when it is unavailable)."""
     try:
         steps = agent_steps(ctx, question)
     except Exception as exc:  # noqa: BLE001 - every error becomes a message in the page
@@ -125,11 +190,12 @@ def run_agent(ctx: Context, question: str) -> Iterator[tuple]:
 
 
 def build(ctx: Context) -> None:
-    """The Agent tab."""
+    """The Agent tab: question, outcome, answer and final query, then the steps."""
     available = agent_stream() is not None
     with gr.Tab("Agent", id="agent"):
-        gr.Markdown("The agent plans, writes, checks and repairs a query step by step; each step appears below "
-                    "as it finishes.")
+        gr.Markdown("The agent writes a query, runs it, checks the answer against the question and tries again "
+                    "when it is wrong. The answer and the final query come first; every step is listed below "
+                    "(click one for its details).")
         if not available:
             gr.HTML(message("warn", UNAVAILABLE), elem_id="ag-unavailable")
         with gr.Row(equal_height=True):
@@ -139,12 +205,15 @@ def build(ctx: Context) -> None:
                            interactive=available)
         gr.Examples(EXAMPLES, inputs=[question], label="Example questions")
         status = gr.HTML(elem_id="ag-status")
-        with gr.Row():
+        with gr.Row(elem_id="ag-answer"):
             with gr.Column(scale=3):
-                trace = gr.HTML(elem_id="ag-trace", label="Trace")
+                caption = gr.HTML(elem_id="ag-caption")
+                table = gr.Dataframe(NO_RESULTS, label="Answer", interactive=False, wrap=True, elem_id="ag-table",
+                                     max_height=360)
             with gr.Column(scale=2):
-                gr.Markdown("**Final SPARQL**")
-                sparql = gr.HTML(elem_id="ag-sparql")
-        caption, table = results_block("ag", downloads=False)
+                gr.Markdown("**Final query**")
+                sparql = gr.HTML(highlight_html("", "No query yet."), elem_id="ag-sparql")
+        gr.Markdown("**Steps**")
+        trace = gr.HTML(elem_id="ag-trace")
 
         go.click(partial(run_agent, ctx), [question], [status, trace, sparql, caption, table], api_name="agent")

@@ -48,16 +48,24 @@ CSS = """
 .nl2s-pstep { margin: 2px 0; }
 .nl2s-pstep progress { width: 180px; vertical-align: middle; }
 .nl2s-pcount { font-variant-numeric: tabular-nums; color: var(--body-text-color-subdued); margin: 0 6px; }
-.nl2s-step { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 8px 12px; margin: 8px 0;
+.nl2s-step { border: 1px solid var(--border-color-primary); border-radius: 6px; padding: 4px 10px; margin: 4px 0;
              background: var(--block-background-fill); }
-.nl2s-step-head { display: flex; gap: 8px; align-items: center; }
+.nl2s-step > summary { display: flex; gap: 8px; align-items: baseline; cursor: pointer; list-style: none; }
+.nl2s-step > summary::-webkit-details-marker { display: none; }
+.nl2s-step > summary::before { content: "▸"; color: var(--body-text-color-subdued); }
+.nl2s-step[open] > summary::before { content: "▾"; }
 .nl2s-step-no { background: var(--primary-500); color: white; border-radius: 999px; min-width: 1.6em;
                 text-align: center; font-size: 0.85em; }
-.nl2s-step-time { margin-left: auto; color: var(--body-text-color-subdued); font-size: 0.85em; }
-.nl2s-step dl { margin: 6px 0 0 0; display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
+.nl2s-step-summary { flex: 1; color: var(--body-text-color-subdued); overflow-wrap: anywhere; }
+.nl2s-step-time { white-space: nowrap; font-variant-numeric: tabular-nums; color: var(--body-text-color-subdued);
+                  font-size: 0.85em; }
+.nl2s-step dl { margin: 6px 0 4px 1.2em; display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
 .nl2s-step dt { font-weight: 600; color: var(--body-text-color-subdued); }
-.nl2s-step dd { margin: 0; overflow-wrap: anywhere; }
-.nl2s-step pre { margin: 0; white-space: pre-wrap; font-size: 0.9em; }
+.nl2s-step dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+.nl2s-step pre { margin: 0; white-space: pre-wrap; font-size: 0.85em; }
+.nl2s-term h3 { margin: 0 0 2px 0; }
+.nl2s-term .nl2s-iri { color: var(--body-text-color-subdued); font-size: 0.9em; overflow-wrap: anywhere; }
+.nl2s-term ul { margin: 4px 0; padding-left: 1.2em; }
 .nl2s-sparql { font-family: var(--font-mono); font-size: 0.9em; line-height: 1.5; white-space: pre-wrap;
                overflow-wrap: anywhere; background: var(--background-fill-secondary); padding: 10px 14px;
                border-radius: 8px; border: 1px solid var(--border-color-primary); margin: 0; }

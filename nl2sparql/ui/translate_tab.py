@@ -40,6 +40,9 @@ def translate(ctx: Context, question: str, mode: str = "offline", execute: bool 
         raise api.ConfigError("the LLM translator is off in this app (start it with `nl2sparql ui --llm`)")
     llm = ctx.llm if mode == "llm" else None
     result = api.translate(question or "", mode=mode, execute=execute, kb=ctx.kb, llm=llm)
+    if result.off_topic:
+        return (message("warn", result.off_topic), "", patterns_frame({}), "", "", "", NO_RESULTS, None, None,
+                frame([], SIMILAR_COLUMNS))
     how = f"{result.mode}, {result.source}, confidence {result.confidence:.2f}"
     status = message("ok", f"Translated in {result.elapsed_ms:.0f} ms ({how})", result.notes + result.warnings)
     checks = issues_html(result.issues, result.fixes)
