@@ -7,8 +7,15 @@ them) and scored against its gold query on the embedded sample. The translator i
 the agent set, per difficulty. The script also lists the misses' error classes and which way
 each translation was made (``source``). Per-item results go to ``bench/out/heldout_<set>.json``.
 
+``--set people`` is the set of issues 24 and 25 (questions written as people write them, blind to
+the code): it runs on the LiITA mirror store (``--store``, else the one ``bench/reference_eval.py``
+finds or builds), English words map to the mirror's lemmas, its gold answers are kept between runs
+in ``bench/out/``, and the report adds the writer's style (linguist or casual).
+
 Usage::
 
+    .venv/bin/python bench/heldout_eval.py --set people
+    .venv/bin/python bench/heldout_eval.py --set people --translator agent
     .venv/bin/python bench/heldout_eval.py --set translator
     .venv/bin/python bench/heldout_eval.py --set agent
     .venv/bin/python bench/heldout_eval.py --set agent --translator my.module:factory   # any evaluate predictor
@@ -21,6 +28,7 @@ can also show each translation's source and shape.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import platform
 import sys
@@ -34,6 +42,7 @@ HELDOUT = REPO / "bench" / "heldout"
 OUT = REPO / "bench" / "out"
 
 from accuracy_tools import MemoKB, accuracy_line, load_translator, miss_line, percentile_ms  # noqa: E402
+from translate import find_store  # noqa: E402  (bench/translate.py: the mirror store, built if missing)
 from nl2sparql.errors import Nl2SparqlError  # noqa: E402
 from nl2sparql.fileio import atomic_write_text, iter_jsonl  # noqa: E402
 from nl2sparql.kb import open_kb  # noqa: E402
@@ -41,7 +50,9 @@ from nl2sparql.score import GoldItem, MatchOptions, Scorer  # noqa: E402
 
 #: Set name → file. ``breadth_dev`` is the development set of issue 14 (not held out: tune on it freely).
 SETS = {"translator": HELDOUT / "translator_questions.jsonl", "agent": HELDOUT / "agent_questions.jsonl",
-        "breadth_dev": REPO / "bench" / "breadth_dev.jsonl"}
+        "people": HELDOUT / "people_questions.jsonl", "breadth_dev": REPO / "bench" / "breadth_dev.jsonl"}
+#: Sets whose golds are written for the LiITA mirror, not the embedded sample.
+MIRROR_SETS = {"people"}
 
 
 def load_set(name: str) -> list[dict]:
@@ -59,8 +70,8 @@ def gold_item(rec: dict) -> GoldItem:
 class OfflineAsker:
     """The offline translator; keeps how each question was translated."""
 
-    def __init__(self):
-        self.translator, self.load_s = load_translator()
+    def __init__(self, kb=None):
+        self.translator, self.load_s = load_translator(**({"kb": kb} if kb is not None else {}))
 
     def ask(self, question: str, lang: str) -> tuple[str, dict]:
         """``(sparql, how)``: how = source, shape and confidence of the translation."""
@@ -89,12 +100,18 @@ def run(args, make_asker=None) -> dict:
     ``make_asker(records, kb)`` supplies another asker (anything with ``ask`` and ``load_s``).
     """
     records = load_set(args.set)
+    persist = None
+    if args.set in MIRROR_SETS:
+        args.store = find_store(args.store)
+        persist = OUT / f"{args.set}_answers-{hashlib.sha256(str(args.store.resolve()).encode()).hexdigest()[:12]}.pickle"
     kb = open_kb(store=args.store, timeout=args.timeout)
     if make_asker is not None:
         asker = make_asker(records, kb)
+    elif args.translator == "offline":
+        asker = OfflineAsker(kb if args.set in MIRROR_SETS else None)
     else:
-        asker = OfflineAsker() if args.translator == "offline" else PredictorAsker(args.translator, records, kb)
-    memo = MemoKB(kb)
+        asker = PredictorAsker(args.translator, records, kb)
+    memo = MemoKB(kb, persist=persist)
     scorer = Scorer(memo, timeout=args.timeout)
     # why a relaxed miss is one: the same comparison with the relaxed options as the verdict
     relaxed_scorer = Scorer(memo, MatchOptions().relaxed(), timeout=args.timeout)
@@ -112,6 +129,7 @@ def run(args, make_asker=None) -> dict:
         if not score.relaxed:
             how["relaxed_error"] = relaxed_scorer.score(rec["sparql"], sparql or None, rec["id"]).error
         items.append((rec, score, how))
+    memo.save()
     return report(args, items, durations, asker.load_s, kb)
 
 
@@ -124,6 +142,8 @@ def report(args, items, durations, load_s, kb) -> dict:
         by[("class", rec["class"])].append(score)
         by[("class-lang", rec["class"], rec["lang"])].append(score)
         by[("source", how.get("source", "-"))].append(score)
+        if rec.get("style"):
+            by[("style", rec["style"])].append(score)
         if rec.get("difficulty"):
             by[("difficulty", rec["difficulty"])].append(score)
     print(f"# bench/heldout_eval.py --set {args.set} --translator {args.translator}: "
@@ -141,6 +161,10 @@ def report(args, items, durations, load_s, kb) -> dict:
               + f"   it {sum(s.strict for s in it)}/{len(it)}  en {sum(s.strict for s in en)}/{len(en)}"
               + "   relaxed misses: "
               + miss_line(how.get("relaxed_error") for rec, _, how in items if rec["class"] == cls))
+    if any(k[0] == "style" for k in by):
+        print("by style:")
+        for style in ("linguist", "casual"):
+            print(accuracy_line(f"  {style}", by[("style", style)]))
     if any(k[0] == "difficulty" for k in by):
         print("by difficulty:")
         for level in ("easy", "medium", "hard"):
@@ -170,7 +194,7 @@ def main() -> None:
     parser.add_argument("--translator", default="offline",
                         help="offline (default), another registered predictor, or module:factory")
     parser.add_argument("--store", type=Path, help="an on-disk store instead of the embedded sample "
-                        "(the expected_rows of the sets hold for the sample only)")
+                        "(the expected_rows of the sets hold for the sample only; --set people: the mirror store)")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per query")
     parser.add_argument("--json", type=Path, help="per-item report (default bench/out/heldout_<set>.json)")
     parser.add_argument("--show-misses", action="store_true", help="print every miss with its detail")

@@ -192,10 +192,21 @@ def _people_outcome(kb: EmbeddedKB, rec: dict) -> str | None:
     return None
 
 
+def _people_checked() -> list[dict]:
+    """The first item of each (class, expect) pair: every kind of gold, in a few seconds rather than the
+    two to three minutes all of them take (``bench/heldout_eval.py --set people`` runs every gold)."""
+    seen, out = set(), []
+    for rec in PEOPLE_RECORDS:
+        if (rec["class"], rec["expect"]) not in seen:
+            seen.add((rec["class"], rec["expect"]))
+            out.append(rec)
+    return out
+
+
 @pytest.mark.mirror
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(300)
 def test_people_golds_give_what_they_expect_on_the_mirror(people_kb):
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outcomes = list(pool.map(lambda rec: _people_outcome(people_kb, rec), PEOPLE_RECORDS))
+        outcomes = list(pool.map(lambda rec: _people_outcome(people_kb, rec), _people_checked()))
     failures = [o for o in outcomes if o]
     assert not failures, "\n".join(failures)
