@@ -82,6 +82,18 @@ def fail(message: str, code: int = 2) -> "typer.Exit":
     return typer.Exit(code)
 
 
+def whole_number(flag: str) -> Callable[[str], int]:
+    """A typer ``parser`` for a count option: ``"2.5"`` or ``"1e20"`` is one clear error line, not a usage box."""
+    def parse(value) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise fail(f"{flag} must be a whole number, got {value!r}") from None
+    return parse
+
+
 def friendly(func: Callable) -> Callable:
     """Turn project errors (and a few OS errors) into one clear line and exit status 2."""
     @functools.wraps(func)

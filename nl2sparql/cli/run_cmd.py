@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .common import (KB_PANEL, LLM_PANEL, EndpointOpt, JsonOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt,
-                     StoreOpt, console, friendly, kb_choice, print_json)
+                     StoreOpt, console, friendly, kb_choice, print_json, whole_number)
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
@@ -20,7 +20,8 @@ SPEED, SHARDS = "Speed", "Large runs in shards"
 
 
 @friendly
-def run(target: Annotated[int, typer.Option("--target", help="Examples to keep in the pool.")] = 300,
+def run(target: Annotated[int, typer.Option("--target", parser=whole_number("--target"), metavar="N",
+                                           help="Examples to keep in the pool.")] = 300,
         seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed and KB → identical pool.")] = 0,
         patterns: Annotated[Optional[List[str]], typer.Option(
             "--patterns", help="Only compose these pattern labels (repeat or comma-separate).")] = None,
