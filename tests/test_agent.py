@@ -26,6 +26,8 @@ NOTHING = PROLOGUE + ('SELECT DISTINCT ?wr WHERE {\n  VALUES ?wr { "qwzx"@it }\n
 BROKEN = "SELECT ?x WHERE { ?x ?y }"
 BROKEN_TOO = "SELECT ?x WHERE { ?x ontolex:writtenRep }"
 QUESTION = "Quali parole esprimono paura?"
+#: A question whose first query finds nothing: «spaventato» is a hypolemma, which the agent explores to.
+EXPLORED = "Quali emozioni esprime «spaventato»?"
 
 
 def run(kb, queries, question=QUESTION, **settings) -> dict:
@@ -150,11 +152,17 @@ def test_offline_first_candidate_answers_with_written_forms(sample_kb):
     json.dumps(result.to_dict())
 
 
-def test_offline_explore_finds_a_word_only_compl_it_has(sample_kb):
+def test_a_word_only_compl_it_has_is_answered_from_compl_it_at_once(sample_kb):
     result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
+    assert [a["verdict"] for a in result.attempts] == ["ok"] and result.final["source"] == "catalogue"
+    assert result.rows.count == 1 and "dcterms:isPartOf" not in result.sparql
+
+
+def test_offline_explore_finds_a_word_only_the_hypolemmas_have(sample_kb):
+    result = api.agent(EXPLORED, kb=sample_kb)
     probe = next(f for f in result.exploration if f["kind"] == "word")
-    assert probe["word"] == "bassotto" and probe["where"] == ["complit"]
-    assert result.final["source"] == "explore:complit" and result.rows.count == 1
+    assert probe["word"] == "spaventato" and probe["where"] == ["hypolemma"]
+    assert result.final["source"] == "explore:hypolemma-lemma" and result.rows.count == 1
     assert [a["verdict"] for a in result.attempts] == ["empty", "ok"]
 
 
@@ -185,11 +193,11 @@ def test_without_the_ontology_search_explore_relies_on_its_probes(sample_kb, mon
         raise Broken("the ontology index is missing")
 
     monkeypatch.setattr(service, "search_ontology", broken)  # what the agent calls
-    result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
+    result = api.agent(EXPLORED, kb=sample_kb)
     assert "the ontology index is missing" in result.analysis["schema_note"]
     ontology = next(f for f in result.exploration if f["kind"] == "ontology")
     assert ontology["available"] is False and "missing" in ontology["summary"]
-    assert result.final["source"] == "explore:complit"
+    assert result.final["source"] == "explore:hypolemma-lemma"
 
 
 def test_explore_records_what_it_did_not_find(sample_kb):
@@ -216,7 +224,7 @@ def test_verify_finds_the_relation_the_ontology_names_and_the_query_left_out(sam
     first, second = result.attempts
     assert first["verdict"] == "mismatch" and "complit:usedFor" in first["problems"][0]
     assert second["source"] == "relation" and "compl-it#usedFor>" in result.sparql
-    assert result.rows.values() == [[used_for[tool]]] and result.rows.variables == ["related"]
+    assert result.rows.values() == [[tool, used_for[tool]]] and result.rows.variables[1:] == ["related"]
     assert result.refinements[0]["actions"][0].startswith("queued relation")
 
 
@@ -245,8 +253,8 @@ def test_bad_input_is_one_clear_error(sample_kb):
 
 # -- streaming --------------------------------------------------------------------------------------------
 def test_stream_gives_every_node_with_the_whole_history(sample_kb):
-    steps = list(api.agent_stream("Qual è la definizione di «bassotto»?", kb=sample_kb))
-    result = api.agent("Qual è la definizione di «bassotto»?", kb=sample_kb)
+    steps = list(api.agent_stream(EXPLORED, kb=sample_kb))
+    result = api.agent(EXPLORED, kb=sample_kb)
     assert [s.node for s in steps] == [t["node"] for t in result.trace]
     assert steps[-1].state["final"]["sparql"] == result.sparql == steps[-1].to_result().sparql
     assert steps[0].to_result() is None
@@ -261,7 +269,7 @@ def test_stream_gives_every_node_with_the_whole_history(sample_kb):
 # -- checkpoints -----------------------------------------------------------------------------------------
 def test_a_crashed_run_resumes_by_thread_id(sample_kb, tmp_path):
     db = tmp_path / "agent.sqlite"
-    question = "Qual è la definizione di «bassotto»?"
+    question = EXPLORED
     flaky = InterruptingKB(sample_kb, fail_on="GRAPH ?g")  # the first probe of explore, after attempt 1
     with sqlite_checkpointer(db) as saver:
         with pytest.raises(Interrupted):
@@ -276,7 +284,7 @@ def test_a_crashed_run_resumes_by_thread_id(sample_kb, tmp_path):
         state = resumed.invoke()
     trail = nodes(state)
     assert trail.count("analyze") == 1 and trail.count("explore") == 1 and trail[:6] == nodes(saved.values)
-    assert state["final"]["source"] == "explore:complit"
+    assert state["final"]["source"] == "explore:hypolemma-lemma"
     with sqlite_checkpointer(db) as saver:
         again = Run(question, AgentContext(kb=healthy), checkpointer=saver, thread="t1")
         calls = healthy.calls

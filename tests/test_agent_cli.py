@@ -11,7 +11,8 @@ from nl2sparql.agent import NODES
 from nl2sparql.cli.main import app
 
 runner = CliRunner()
-QUESTION = "Qual è la definizione di «bassotto»?"
+#: A question whose first query finds nothing: «spaventato» is a hypolemma, which the agent explores to.
+QUESTION = "Quali emozioni esprime «spaventato»?"
 
 
 @pytest.fixture(autouse=True)
@@ -34,8 +35,8 @@ def test_agent_shows_the_trace_the_query_the_attempts_and_the_rows():
     result = runner.invoke(app, ["agent", QUESTION])
     assert result.exit_code == 0, result.output
     out = result.output
-    for piece in ("analyze", "explore", "'bassotto' is in: complit", "explore:complit", "confidence 0.60",
-                  "Attempts", "?definition"):
+    for piece in ("analyze", "explore", "'spaventato' is in: hypolemma", "explore:hypolemma-lemma",
+                  "confidence 0.57", "Attempts", "emotionLabel"):
         assert piece in out
 
 
@@ -51,7 +52,7 @@ def test_agent_json_and_json_stream():
     full = runner.invoke(app, ["agent", "--json", QUESTION])
     assert full.exit_code == 0, full.output
     data = json.loads(full.output)
-    assert data["final"]["source"] == "explore:complit" and data["rows"]["variables"] == ["definition"]
+    assert data["final"]["source"] == "explore:hypolemma-lemma" and data["rows"]["variables"] == ["wr", "emotionLabel"]
     assert [q["attempt"] for q in data["queries"]][-1] == 2
     streamed = runner.invoke(app, ["agent", "--stream", "--json", QUESTION])
     steps = [json.loads(line) for line in streamed.output.splitlines()]

@@ -37,51 +37,51 @@ C = "SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/>"
 SIC = "<http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank>"
 PAR = "<http://liita.it/data/id/DialettoParmigiano/lemma/LemmaBank>"
 
-TOP3_NEGATIVE_NOUNS = P + """SELECT ?w WHERE { ?l a lila:Lemma ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
+TOP3_NEGATIVE_NOUNS = P + """SELECT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } ORDER BY ?v ?w LIMIT 3"""
-MOST_POSITIVE_JOY = P + """SELECT ?w WHERE { ?l a lila:Lemma ; ontolex:writtenRep ?w .
+MOST_POSITIVE_JOY = P + """SELECT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Gioia .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } ORDER BY DESC(?v) ?w LIMIT 1"""
-TOP4_SENSES = P + f"""SELECT ?w WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w . ?x ontolex:canonicalForm ?l .
+TOP4_SENSES = P + f"""SELECT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w . ?x ontolex:canonicalForm ?l .
   {C} {{ ?x ontolex:sense ?s }} }} GROUP BY ?w ORDER BY DESC(COUNT(DISTINCT ?s)) ?w LIMIT 4"""
-AVG_SAD_NOUNS = P + """SELECT (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?v WHERE { ?l a lila:Lemma ; lila:hasPOS lila:noun .
+AVG_SAD_NOUNS = P + """SELECT (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?v WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Tristezza .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } }"""
-AVG_PER_EMOTION = P + """SELECT ?emo (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?emo ?v WHERE { ?l a lila:Lemma .
+AVG_PER_EMOTION = P + """SELECT ?emo (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?emo ?v WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion ?emo .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } } GROUP BY ?emo"""
-MAX_LOVE = P + """SELECT (MAX(?v) AS ?m) WHERE { ?l a lila:Lemma . ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Amore .
+MAX_LOVE = P + """SELECT (MAX(?v) AS ?m) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> . ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Amore .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v }"""
-MORE_SENSES = P + f"""SELECT ?w WHERE {{ VALUES ?w {{ "casa"@it "sedia"@it }} ?l a lila:Lemma ; ontolex:writtenRep ?w .
+MORE_SENSES = P + f"""SELECT ?w WHERE {{ VALUES ?w {{ "casa"@it "sedia"@it }} ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?x ontolex:canonicalForm ?l . {C} {{ ?x ontolex:sense ?s }} }} GROUP BY ?w ORDER BY DESC(COUNT(DISTINCT ?s)) ?w LIMIT 1"""
-HIGHER_POLARITY = P + """SELECT ?w WHERE { VALUES ?w { "gioia"@it "allegria"@it } ?l a lila:Lemma ; ontolex:writtenRep ?w .
+HIGHER_POLARITY = P + """SELECT ?w WHERE { VALUES ?w { "gioia"@it "allegria"@it } ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } ORDER BY DESC(?v) ?w LIMIT 1"""
-JOY_AND_SURPRISE = P + """SELECT DISTINCT ?w WHERE { ?l a lila:Lemma ; ontolex:writtenRep ?w .
+JOY_AND_SURPRISE = P + """SELECT DISTINCT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?a ontolex:canonicalForm ?l ; elita:HasEmotion elita:Gioia . ?b ontolex:canonicalForm ?l ; elita:HasEmotion elita:Sorpresa }"""
-SAD_AND_FEAR_COUNT = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma .
+SAD_AND_FEAR_COUNT = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> .
   ?a ontolex:canonicalForm ?l ; elita:HasEmotion elita:Tristezza . ?b ontolex:canonicalForm ?l ; elita:HasEmotion elita:Paura }"""
-SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w .
+SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
   ?dl dcterms:isPartOf {SIC} ; ontolex:writtenRep ?t .
   FILTER NOT EXISTS {{ ?j ontolex:canonicalForm ?l ; vartrans:translatableAs ?p . ?p ontolex:canonicalForm ?pl .
                        ?pl dcterms:isPartOf {PAR} }} }}"""
-FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w .
+FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Paura .
   FILTER NOT EXISTS {{ ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
                        ?dl dcterms:isPartOf {SIC} }} }}"""
-VERBS_NO_POLARITY = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma ; lila:hasPOS lila:verb .
+VERBS_NO_POLARITY = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:verb .
   FILTER NOT EXISTS { ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c } }"""
 CANE_MAMMIFERO = P + f"""ASK {{ {C} {{ ?a ontolex:canonicalForm ?af . ?af ontolex:writtenRep ?aw . FILTER(STR(?aw) = "cane")
   ?a ontolex:sense ?as . ?as lexinfo:hyponym ?bs . ?b ontolex:sense ?bs ; ontolex:canonicalForm ?bf .
   ?bf ontolex:writtenRep ?bw . FILTER(STR(?bw) = "mammifero") }} }}"""
-PAURA_GIOIA = P + """ASK { ?l a lila:Lemma ; ontolex:writtenRep ?w . FILTER(STR(?w) = "paura")
+PAURA_GIOIA = P + """ASK { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w . FILTER(STR(?w) = "paura")
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Gioia }"""
-FORMAGGIO_SICILIAN = P + f"""ASK {{ ?l a lila:Lemma ; ontolex:writtenRep ?w . FILTER(STR(?w) = "formaggio")
+FORMAGGIO_SICILIAN = P + f"""ASK {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w . FILTER(STR(?w) = "formaggio")
   ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl . ?dl dcterms:isPartOf {SIC} }}"""
 GIOIA_SYNONYMS = P + f"""SELECT (COUNT(DISTINCT ?sw) AS ?n) WHERE {{ {C} {{ ?g ontolex:canonicalForm ?gf .
   ?gf ontolex:writtenRep ?gw . FILTER(STR(?gw) = "gioia") ?g ontolex:sense ?gs . ?gs lexinfo:approximateSynonym ?ss .
   ?s ontolex:sense ?ss ; ontolex:canonicalForm ?sf . ?sf ontolex:writtenRep ?sw }} }}"""
-GATTO_SICILIAN = P + f"""SELECT (COUNT(DISTINCT ?t) AS ?n) WHERE {{ ?l a lila:Lemma ; ontolex:writtenRep ?w . FILTER(STR(?w) = "gatto")
+GATTO_SICILIAN = P + f"""SELECT (COUNT(DISTINCT ?t) AS ?n) WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w . FILTER(STR(?w) = "gatto")
   ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
   ?dl dcterms:isPartOf {SIC} ; ontolex:writtenRep ?t }}"""
 

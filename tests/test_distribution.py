@@ -18,23 +18,25 @@ from nl2sparql.translate.validate import is_blocking, validate
 from translate_helpers import sample_facts
 
 P = ("PREFIX lila: <http://lila-erc.eu/ontologies/lila/>\nPREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
-     "PREFIX elita: <http://w3id.org/elita/>\nPREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#>\n")
-# Gold queries written by hand for these tests (other variable names, other join order than the catalogue's).
+     "PREFIX elita: <http://w3id.org/elita/>\nPREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#>\n"
+     "PREFIX dcterms: <http://purl.org/dc/terms/>\n")
+# Gold queries written by hand for these tests (other variable names, other join order than the catalogue's);
+# an Italian lemma is one of the Lemma Bank (the dialect banks' lemmas are lila:Lemma too).
 NOUNS_PER_EMOTION = P + """SELECT ?e (COUNT(DISTINCT ?l) AS ?n) WHERE {
-  ?x elita:HasEmotion ?e ; ontolex:canonicalForm ?l . ?l a lila:Lemma ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
+  ?x elita:HasEmotion ?e ; ontolex:canonicalForm ?l . ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
 } GROUP BY ?e"""
 FEAR_PER_POLARITY = P + """SELECT ?c (COUNT(DISTINCT ?l) AS ?n) WHERE {
   ?x elita:HasEmotion elita:Paura ; ontolex:canonicalForm ?l . ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c .
-  ?l a lila:Lemma ; ontolex:writtenRep ?w .
+  ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
 } GROUP BY ?c"""
 ZIONE_PER_POS = P + """SELECT ?p (COUNT(DISTINCT ?l) AS ?n) WHERE {
-  ?l a lila:Lemma ; ontolex:writtenRep ?w ; lila:hasPOS ?p . FILTER(STRENDS(STR(?w), "zione"))
+  ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w ; lila:hasPOS ?p . FILTER(STRENDS(STR(?w), "zione"))
 } GROUP BY ?p"""
 NOUNS_PER_GENDER = P + """SELECT ?g (COUNT(DISTINCT ?l) AS ?n) WHERE {
-  ?l a lila:Lemma ; ontolex:writtenRep ?w ; lila:hasPOS lila:noun ; lila:hasGender ?g .
+  ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w ; lila:hasPOS lila:noun ; lila:hasGender ?g .
 } GROUP BY ?g"""
 ADJECTIVES_PER_POLARITY = P + """SELECT ?c (COUNT(DISTINCT ?l) AS ?n) WHERE {
-  ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c . ?l a lila:Lemma ; lila:hasPOS lila:adjective ; ontolex:writtenRep ?w .
+  ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c . ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:adjective ; ontolex:writtenRep ?w .
 } GROUP BY ?c"""
 
 QUESTIONS = [
@@ -89,7 +91,7 @@ def test_the_tagger_tags_grouped_counts_of_a_facet():
                   "?w ontolex:canonicalForm ?l . SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/> { "
                   "?w ontolex:sense ?s } } GROUP BY ?l")
     assert "DISTRIBUTION" not in tag_query(senses)
-    plain = P + "SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma ; lila:hasPOS lila:noun }"
+    plain = P + "SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun }"
     assert "DISTRIBUTION" not in tag_query(plain)
 
 

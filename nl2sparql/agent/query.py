@@ -9,6 +9,8 @@ changes or runs a query.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from ..namespaces import COMPLIT_VOCAB, EMOTIONS, PREFIXES
@@ -219,12 +221,18 @@ def modifiers(o: Outline) -> list[str]:
 
 
 def is_count(sparql: str) -> bool:
-    """True when the query returns one aggregate and groups by nothing (``SELECT (COUNT(…) AS ?n)``)."""
+    """True when the query answers with a count: one aggregate that groups by nothing (``SELECT (COUNT(…)
+    AS ?n)``), or one per named word, after it (``SELECT ?wr (COUNT(…) AS ?n) … VALUES ?wr {…} … GROUP BY ?wr``)."""
     o = outline(sparql)
-    if o is None or o.form != "select" or "GROUP" in modifiers(o):
+    if o is None or o.form != "select":
         return False
     items = select_items(o)
-    return len(items) == 1 and items[0][0] != items[0][1] and has_aggregate(sparql)
+    if not items or items[-1][0] == items[-1][1] or not has_aggregate(sparql):
+        return False
+    if len(items) == 1:
+        return "GROUP" not in modifiers(o)
+    named = set(re.findall(r"\bVALUES\s+\?(\w+)", sparql, re.IGNORECASE))
+    return all(expr == name and name in named for expr, name in items[:-1])
 
 
 def uses_word(sparql: str, word: str) -> bool:

@@ -19,7 +19,8 @@ import random
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Callable
 
-from ..sparql.model import IRI, LIST_SEPARATOR, Call, Optional_, Select, Triple, Values, Var, render
+from ..namespaces import LEMMA_BANK
+from ..sparql.model import IRI, LIST_SEPARATOR, Call, Optional_, Select, Service, Triple, Values, Var, render
 from ..sparql.plan import Scan, first_scan
 from .base import Facet, Facts, Fragment, Frame, italian
 from .catalogue import CATALOGUE
@@ -56,13 +57,18 @@ def compatible(labels) -> bool:
 
 
 def start_frame(shape: str, word: str | None = None) -> Frame:
-    """A frame with the focus lemma ``?lemma a lila:Lemma ; ontolex:writtenRep ?wr`` (and the word filter)."""
+    """A frame with the focus lemma, a lemma of the Italian Lemma Bank (and the word filter).
+
+    ``?lemma dcterms:isPartOf <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr``: the dialect lemma banks'
+    lemmas are ``lila:Lemma`` too, so the class alone would let Sicilian and Parmigiano lemmas into
+    "Italian nouns".
+    """
     frame = Frame(shape=shape)
     if shape == "word":
         # VALUES first: the engine starts from the named word (see base.complit_word_named)
         frame.where.add(Values(frame.wr, [italian(word)]))
         frame.slot("word", word)
-    frame.base = [Triple(frame.lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+    frame.base = [Triple(frame.lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                   Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr)]
     frame.where.add(*frame.base)
     return frame
@@ -83,6 +89,9 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
         _require(frame.facets.pop())
     if finisher is not None:
         finisher.finish_shape(frame)
+    _complit_native(frame)
+    if frame.shape == "word" and frame.projection and frame.wr not in frame.projection:
+        frame.projection.insert(0, frame.wr)  # the word asked about, then what the question asks of it
     if frame.shape == "list":
         # the words a question asks for are their written forms; the lemma IRIs only when it asks for them
         head = [frame.wr, frame.lemma] if frame.answer.get("lemma_iri") else [frame.wr]
@@ -118,6 +127,52 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     for finish in frame.finishers:
         finish(query)
     return query
+
+
+def _complit_native(frame: Frame) -> None:
+    """A question only about CompL-it words is answered in CompL-it: its words, not the LiITA lemmas they link to.
+
+    When everything a frame asks lives in its CompL-it ``SERVICE`` group (senses, definitions, sense
+    relations) and nothing on the LiITA side narrows or shows the lemmas, the focus becomes the
+    CompL-it word itself: ``?word ontolex:canonicalForm [ ontolex:writtenRep ?wr ]`` inside the
+    SERVICE, the named word's VALUES with it. Projecting through ``?word ontolex:canonicalForm ?lemma``
+    would add the Lemma Bank's spelling variants and drop the CompL-it words no lemma links to. The
+    word IRI stands in for the lemma IRI.
+    """
+    if frame.facets:
+        return
+    services = [e for e in frame.where.elements if isinstance(e, Service)]
+    links = [e for e in frame.where.elements if isinstance(e, Triple) and e.o == frame.lemma
+             and e.p == IRI.of("ontolex:canonicalForm")]
+    if len(services) != 1 or len(links) != 1:
+        return
+    service, link, word = services[0].group, links[0], links[0].s
+    values = [e for e in frame.where.elements if isinstance(e, Values) and e.var == frame.wr]
+    known = [*frame.base, link, *values, services[0]]
+    if any(not any(e is k for k in known) for e in frame.where.elements):
+        return  # something on the LiITA side narrows or shows the lemmas
+    form = frame.fresh("canonicalForm")
+    anchor = [Triple(word, IRI.of("ontolex:canonicalForm"), form), Triple(form, IRI.of("ontolex:writtenRep"), frame.wr)]
+    if values:  # the named word first, so the engine starts from it; else the selective blocks first
+        service.elements[0:0] = [*values, *anchor]
+    else:
+        service.elements += anchor
+    frame.where.elements = [services[0]]
+    frame.base = []
+    frame.projection = [_replace_var(p, frame.lemma, word) for p in frame.projection]
+    frame.lemma = word
+
+
+def _replace_var(item, old: Var, new: Var):
+    """A projection item with ``old`` read as ``new`` (a variable, or an ``(expression, alias)`` pair)."""
+    if item == old:
+        return new
+    if isinstance(item, tuple):
+        expr, alias = item
+        if isinstance(expr, Call):
+            expr = Call(expr.name, tuple(_replace_var(a, old, new) for a in expr.args), expr.distinct, expr.separator)
+        return expr, alias
+    return item
 
 
 def _require(facet: Facet) -> None:

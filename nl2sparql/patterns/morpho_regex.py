@@ -120,8 +120,9 @@ class MorphoRegex(Pattern):
         for kind, cue in AFFIX_CUES:
             for m in list(re.finditer(rf"\b{cue}\b{AFFIX_FILLER}{VALUE}", text.folded)):
                 before = text.folded[max(0, m.start() - 40):m.start()]
-                if kind == "contains" and re.search(DEFINITION_NOUNS, before):
-                    continue  # the definition contains it (SENSE_DEFINITION)
+                if re.search(rf"(?:{DEFINITION_NOUNS})\s+(?:\w+\s+)?$", before) or (
+                        kind == "contains" and re.search(DEFINITION_NOUNS, before)):
+                    continue  # the definition contains it or starts with it (SENSE_DEFINITION)
                 if kind == "suffix" and re.match(r"end(?:s|ing)?\b", m.group(0)) and not re.search(
                         r"\bend(?:s|ing)?\s+(?:in|with|by)\b", m.group(0)):
                     continue

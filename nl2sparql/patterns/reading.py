@@ -43,6 +43,11 @@ MASK = "\x01"
 HIDDEN = "\x02"  # quoted text in the folded copy: cue words inside quotes never fire
 QUOTED = r"«[^»\x01]{1,60}»|\"[^\"\x01]{1,60}\"|(?<![a-z])'[^'\x01\n]{1,40}'(?![a-z])"
 VALUE = rf"(?P<v>{QUOTED}|-?[a-z][a-z]*-?)"
+#: Glosses in parentheses: a translation right after a quoted word ("'cane' (dog)") or an aside that starts
+#: like one ("(likely adverbs)", "(i.e., hyponyms)"). Lists and affixes in parentheses are content.
+GLOSSES = (r"(?<=[»\"'])\s*(?P<g>\((?:to\s+)?[a-z]+(?:\s+[a-z]+){0,2}\))",
+           r"(?P<g>\((?:likely|probably|e\.\s?g\.|eg|i\.\s?e\.|ie|such as|for example|for instance|cioe|ad es\.|"
+           r"ad esempio|per esempio|check if correct|service integration)\b[^()]{0,80}\))")
 # (quoted contents are HIDDEN characters in the folded copy; QUOTED matches them too)
 NUMBER = r"(?P<n>[-+]?\d+(?:[.,]\d+)?)"
 ARTICLE = r"(?:(?:il|lo|la|i|gli|le|un|una|uno|the|a|an)\s+|l'\s*|un'\s*)"
@@ -89,6 +94,9 @@ class Text:
         for m in list(re.finditer(QUOTED, self.folded)):
             inner = HIDDEN * (m.end() - m.start() - 2)
             self.folded = self.folded[:m.start() + 1] + inner + self.folded[m.end() - 1:]
+        for gloss in GLOSSES:  # blanked: a gloss is no part of the question
+            for m in list(re.finditer(gloss, self.folded)):
+                self.folded = self.folded[:m.start("g")] + " " * (m.end("g") - m.start("g")) + self.folded[m.end("g"):]
         #: The request view (stage 110 on): the folded copy with the phrases readers dropped.
         self.requests = self.folded
 

@@ -23,6 +23,8 @@ RELATION_FIELDS = {"relation": None, "relation_target": None, "relation_mode": N
 CONSTRAINT_VERB = r"(?:sono|e|siano|are|is|be|hanno|have|has|mean|means|significano|vogliono|indicano|name|denote)"
 _TECHNICAL = rf"\b(?:verso |to )?(?:un senso di|a sense of)\s*{VALUE}"
 _NOT_TARGETS = ("discorso", "speech", "cosa", "che")
+#: After "what kinds does X …": X belongs to them (the other direction of the relation).
+_BELONGS = r"\b(?:belongs?|fall|falls|appartien\w*|appartengono|rientra\w*)\b"
 #: "of the" before a relation noun that another noun governs ("the translations of the synonyms of X").
 OF_THE = r"dei|degli|delle|of the|of its|of their|for the|per i|per gli|per le"
 
@@ -57,6 +59,8 @@ def read_relations(text: Text, slots, kinds: Sequence[RelationKind]) -> None:
     for kind in kinds:  # "quanti iponimi ha X", "how many synonyms does X have": X is the word the relation starts from
         m = re.search(rf"\b{kind.target}\s+(?:ha|hanno|possiede|has|have|does|do)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}",
                       text.folded)
+        if m and re.search(_BELONGS, text.folded[m.end():]):
+            continue  # "what types does X belong to": the kinds X is one of, not the kinds of X
         if m and ok_word(text.raw(m)) and text.raw(m) not in _NOT_TARGETS:
             slots.relation = kind.name
             slots.relation_mode = "constraint" if kind.always_list else "project"

@@ -74,8 +74,10 @@ _REL = {
 HYPERNYM = RelationKind(
     "hypernym", "SEMANTIC_RELATION",
     target=r"(?:iponim\w*|tipi|tipo|specie|sottotipi|kinds?|types?|sorts?|subtypes?|hyponyms?)",
-    project=(r"\b(?:iperonim\w*|hypernyms?|categori\w* (?:piu )?general\w*|broader terms?|piu general\w*|"
-             r"more general|superordinat\w*)\b|\ba (?:kind|type|sort) of\s*\??\s*$|"
+    project=(r"\b(?:iperonim\w*|hypernyms?|categori\w* (?:piu )?(?:general\w*|ampi\w*)|"
+             r"(?:broader|wider|more general|superordinate|parent) (?:terms?|categor\w*|concepts?|classes|words?)|"
+             r"piu general\w*|more general|superordinat\w*)\b|\ba (?:kind|type|sort) of\s*(?:\?|$)|"
+             r"\bwhat (?:categor\w*|class\w*)\b.*\bbelongs? to\b|\bdi (?:che|quale) categoria\b|"
              r"\b(?:di )?(?:che|quale) (?:cosa|tipo) (?:e|sia)\b|\bche tipo di cosa\b|\bdi che cosa e un"),
     markers=("hyponym",), always_list=True)
 HOLONYM = RelationKind(

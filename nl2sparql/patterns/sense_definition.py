@@ -19,11 +19,17 @@ DEFINITION_CUE = (r"\b(?:definizion\w*|definition\w*|definit[oa]|defined|define|
                   r"\bwhat is an?\b")
 #: "What meanings does X have?" asks for the definitions (a count or a minimum is a sense count instead).
 MEANINGS = r"\b(?:meanings|significati|accezioni)\b"
-#: Lemmas whose definition contains a word.
+#: What may name the searched word ("the word", "il termine").
+_WORD_HEAD = r"(?:(?:la parola|il termine|la stringa|the word|the term|the string)\s+)?"
+#: Lemmas whose definition contains (``contains``) or starts with (``starts``) a word.
 CONTAINS = (
-    rf"(?:{DEFINITION_NOUNS})(?:\s*\(compl-it\))?[^«\"\x01.?;]{{0,25}}?(?:contien\w*|contain\w*|cita\w*|menzion\w*|"
-    rf"mention\w*|includ\w*|parla di|with the word|con la parola|usa\w*|uses?)\s*(?:la parola\s+|the word\s+)?{VALUE}",
-    rf"(?:nella definizione|in (?:the|their) definitions?)\s+(?:\w+\s+){{0,2}}?{VALUE}",
+    (rf"(?:{DEFINITION_NOUNS})\s+(?:\w+\s+)?(?:start\w*|begin\w*|inizi\w*|comincia\w*)\s+(?:with|con|by|per|da)\s+"
+     rf"{_WORD_HEAD}{VALUE}", "starts"),
+    (rf"(?:{DEFINITION_NOUNS})(?:\s*\(compl-it\))?[^«\"\x01.?;]{{0,25}}?(?:contien\w*|contain\w*|cita\w*|menzion\w*|"
+     rf"mention\w*|includ\w*|parla di|with the word|con la parola|usa\w*|uses?)\s*{_WORD_HEAD}{VALUE}", "contains"),
+    (rf"(?:nella definizione|in (?:the|their) definitions?)\s+(?:\w+\s+){{0,2}}?{VALUE}", "contains"),
+    (rf"\b(?:with|having|con)\s+{_WORD_HEAD}{VALUE}\s+(?:in|nella|nelle)\s+(?:(?:their|its|the|la|le|loro|sua)\s+)*"
+     rf"(?:{DEFINITION_NOUNS})", "contains"),
 )
 
 _STOP = {"della", "delle", "degli", "dello", "nella", "nelle", "sulla", "questo", "quella", "quello", "molto",
@@ -53,7 +59,7 @@ class SenseDefinition(Pattern):
     ]
     compose = {"projection": 3, "word": 1}
     build_order = 8
-    slot_fields = {"definition": False, "definition_contains": None}
+    slot_fields = {"definition": False, "definition_contains": None, "definition_starts": False}
     named_cues = (
         (3, rf"\b(?:che )?(?:cosa )?(?:significa|vuol dire|vuole dire)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (4, rf"\bwhat does\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}\s+mean"),
@@ -68,10 +74,11 @@ class SenseDefinition(Pattern):
     @reads(50)
     def read_contains(self, text: Text, slots) -> None:
         """A word the definition must contain ("la cui definizione contiene «veleno»")."""
-        for pattern in CONTAINS:
+        for pattern, mode in CONTAINS:
             m = text.search(pattern)
             if m and ok_word(text.raw(m)):
                 slots.definition_contains = text.value(m).lower()
+                slots.definition_starts = mode == "starts"
                 slots.definition = True
                 return
 
@@ -82,7 +89,9 @@ class SenseDefinition(Pattern):
             slots.min_senses is None and text.asks(MEANINGS))
 
     def constraint_steps(self, slots) -> list[dict]:
-        return [{"contains": slots.definition_contains}] if slots.definition_contains else []
+        if not slots.definition_contains:
+            return []
+        return [{"contains": slots.definition_contains, **({"starts": True} if slots.definition_starts else {})}]
 
     def projection_steps(self, slots) -> list[dict]:
         return [{}] if slots.definition and not slots.definition_contains and not slots.senses_count else []
@@ -115,7 +124,7 @@ class SenseDefinition(Pattern):
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         if frame.shape in ("list", "count") and slots.get("contains"):
-            self._build_contains(frame, slots["contains"])
+            self._build_contains(frame, slots["contains"], slots.get("starts", False))
         elif frame.shape in ("list", "count") and (slots.get("required") or frame.shape == "count"):
             sense, service = frame.sense()
             service.add(Triple(sense, IRI.of("skos:definition"), frame.fresh("definition")))
@@ -146,18 +155,28 @@ class SenseDefinition(Pattern):
                                             "the skos:definition of their CompL-it senses"))
         frame.tag(self.label, 0.9)
 
-    def _build_contains(self, frame: Frame, word: str) -> None:
-        """Lemmas with a definition that contains ``word`` (a constraint on the shared sense)."""
+    def _build_contains(self, frame: Frame, word: str, starts: bool = False) -> None:
+        """Lemmas with a definition that contains (or starts with) ``word``; a list shows that definition."""
         sense, service = frame.sense()
         definition = frame.fresh("definition")
+        test = "STRSTARTS" if starts else "CONTAINS"
         service.add(Triple(sense, IRI.of("skos:definition"), definition),
-                    Filter(Call("CONTAINS", (lcase(str_(definition)), Lit(word)))))
-        frame.fragments.append(frag(
-            "constraint", [f"hanno una definizione che contiene {quote('it', word)}",
-                           f"nella definizione usano la parola {quote('it', word)}"],
-            [f"have a definition mentioning {quote('en', word)}", f"are defined with the word {quote('en', word)}"],
-            f"con una skos:definition (CompL-it) che contiene {quote('it', word)}",
-            f"with a CompL-it skos:definition containing {quote('en', word)}"))
+                    Filter(Call(test, (lcase(str_(definition)), Lit(word)))))
+        if frame.shape == "list":
+            frame.project(definition)
+        qi, qe = quote("it", word), quote("en", word)
+        if starts:
+            frame.fragments.append(frag(
+                "constraint", [f"hanno una definizione che inizia con {qi}", f"sono definit{{a}} a partire da {qi}"],
+                [f"have a definition starting with {qe}", f"have a definition that begins with {qe}"],
+                f"con una skos:definition (CompL-it) che inizia con {qi}",
+                f"with a CompL-it skos:definition starting with {qe}"))
+        else:
+            frame.fragments.append(frag(
+                "constraint", [f"hanno una definizione che contiene {qi}", f"nella definizione usano la parola {qi}"],
+                [f"have a definition mentioning {qe}", f"are defined with the word {qe}"],
+                f"con una skos:definition (CompL-it) che contiene {qi}",
+                f"with a CompL-it skos:definition containing {qe}"))
         frame.slot("definition_word", word)
 
     def sparql_weight(self, f) -> float:
