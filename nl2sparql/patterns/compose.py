@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Callable
 
 from ..namespaces import LEMMA_BANK
-from ..sparql.model import IRI, LIST_SEPARATOR, Call, Optional_, Select, Service, Triple, Values, Var, render
+from ..sparql.model import (IRI, LIST_SEPARATOR, Call, Group, Optional_, Select, Service, SubSelect, Triple, Values, Var,
+                             render)
 from ..sparql.plan import Scan, first_scan
 from .base import Facet, Facts, Fragment, Frame, italian
 from .catalogue import CATALOGUE
@@ -107,6 +108,10 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
         rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]
         optional = [e for e in rest if isinstance(e, Optional_)]
         frame.where.elements = [e for e in rest if not isinstance(e, Optional_)] + frame.base + optional
+    if frame.shape == "count" and frame.having:
+        # "how many lemmas have at least 3 senses": the HAVING tests each lemma's group, the count counts them
+        frame.where = Group([SubSelect(Select([frame.lemma], frame.where, group_by=[frame.lemma], having=frame.having))])
+        frame.having, frame.aggregate = [], False
     if frame.shape in ("list", "word") and (len(frame.facets) > 1 or (frame.aggregate and frame.facets)):
         _aggregate_facets(frame)
     plain_vars = [p for p in frame.projection if isinstance(p, Var)]

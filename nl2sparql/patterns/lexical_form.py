@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..sparql.model import IRI, Triple
-from .base import Facts, Frame, frag, pl
+from ..sparql.model import IRI, Call, Lit, Op, Optional_, Group, Path, Triple
+from .base import Facts, Frame, frag, pl, sg
 from .pattern import Pattern
 from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import local_name
@@ -44,6 +44,24 @@ ASK = {
     "subjunctive": (["Come si coniuga {w} al congiuntivo?"], ["How do you conjugate {w} in the subjunctive?"]),
     "conditional": (["Come si coniuga {w} al condizionale?"], ["How do you conjugate {w} in the conditional?"]),
 }
+#: Grammatical features a question may ask to see next to each form: column → (lexinfo property, folded words).
+FEATURE_COLUMNS = {
+    "number": ("number", r"numero|number|singolare/plurale|singular/plural"),
+    "gender": ("gender", r"genere|gender"),
+    "tense": ("tense", r"tempo|tempi|tense|tenses"),
+    "mood": ("verbFormMood", r"modo|modi|mood|moods"),
+    "person": ("person", r"persona|persone|person|persons"),
+}
+#: "with grammatical details": every feature column.
+ALL_FEATURES = (r"\b(?:grammatical (?:details?|features?|information|info|tags?)|morphological (?:tags?|features?|details?)|"
+                r"tratti grammaticali|caratteristiche grammaticali|informazioni grammaticali|tratti morfologici|"
+                r"dettagli grammaticali|etichette morfologiche)\b")
+#: How many forms a word has.
+FORMS_COUNT = (r"\b(?:quante\s+(?:\w+\s+){0,2}?forme|how many\s+(?:\w+\s+){0,2}?forms|numero (?:di|delle) forme|"
+               r"number of (?:\w+\s+)?forms)\b")
+#: A minimum number of forms ("more than 20 different forms"): (regex, added to the number).
+MIN_FORMS = ((r"\b(?:piu di|oltre|more than|over)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}?(?:forme|forms)\b", 1),
+             (r"\b(?:almeno|at least)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}?(?:forme|forms)\b", 0))
 #: A question about inflected forms.
 FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
              r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform)\b")
@@ -72,7 +90,8 @@ class LexicalForm(Pattern):
          r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood|ontolex:otherform)\b", 0.8),
     ]
     compose = {"word": 8}
-    slot_fields = {"forms": False, "form_feature": None}
+    slot_fields = {"forms": False, "form_feature": None, "form_columns": list, "forms_count": False,
+                   "min_forms": None}
     named_cues = (
         (9, rf"\bcome si coniuga\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (10, rf"\bhow (?:is|do you conjugate|does one conjugate)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
@@ -80,43 +99,98 @@ class LexicalForm(Pattern):
     fact_nouns = r"forme(?: flesse)?|plurale|singolare|coniugazione|forms|plural|singular|conjugation"
     mention_cue = FORMS_CUE + r"|\bplural[ei]?\b|\bsingolar"
 
+    @reads(23)
+    def read_minimum(self, text: Text, slots) -> None:
+        """A minimum number of forms ("which lemmas have more than 20 forms")."""
+        for pattern, added in MIN_FORMS:
+            m = text.search(pattern)
+            if m:
+                slots.min_forms = int(m.group("n")) + added
+                slots.forms = True
+                text.mask(*m.span())
+                return
+
     @reads(117)
     def read_request(self, text: Text, slots) -> None:
-        """Inflected forms asked for, and the feature they must have."""
-        if text.asks(FORMS_CUE) or (slots.word and text.asks(NUMBER_WORDS)):
-            slots.forms = True
-            for name, words in FEATURE_WORDS:
-                if text.asks(rf"\b(?:{words})\b"):
-                    slots.form_feature = name
-                    break
+        """Inflected forms asked for: how many, with which features shown, or with one feature they must have."""
+        if not (slots.forms or text.asks(FORMS_CUE) or (slots.word and text.asks(NUMBER_WORDS))):
+            return
+        slots.forms = True
+        slots.forms_count = slots.min_forms is None and text.asks(FORMS_COUNT)
+        everything = text.asks(ALL_FEATURES)
+        for column, (_, words) in FEATURE_COLUMNS.items():
+            if everything or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
+                slots.form_columns.append(column)
+        for name, words in FEATURE_WORDS:
+            prop = FEATURES[name][0]
+            if text.asks(rf"\b(?:{words})\b") and not any(FEATURE_COLUMNS[c][0] == prop for c in slots.form_columns):
+                slots.form_feature = name
+                break
 
     def word_steps(self, slots) -> list[dict]:
-        if not slots.forms:
+        if not slots.forms or slots.min_forms is not None:
             return []
-        return [{"feature": slots.form_feature} if slots.form_feature else {}]
+        step: dict = {"feature": slots.form_feature} if slots.form_feature else {}
+        if slots.forms_count:
+            step["count"] = True
+        elif slots.form_columns:
+            step["columns"] = list(slots.form_columns)
+        return [step]
+
+    def constraint_steps(self, slots) -> list[dict]:
+        return [{"min_forms": slots.min_forms}] if slots.min_forms is not None else []
+
+    def asks_count(self, slots) -> bool:
+        return slots.forms_count and not slots.word
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         features = sorted({local_name(r[0]) for r in facts.by_lemma("forms")[lemma] if r[0]} & set(FEATURES))
         return {"feature": rng.choice(features)} if features and rng.random() < 0.5 else {}
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("min_forms") is not None and frame.shape != "word":
+            self._build_minimum(frame, int(slots["min_forms"]))
+            return
         facet = frame.facet()
-        entry, form, form_wr = frame.fresh("formEntry"), frame.fresh("f"), frame.fresh("form")
-        facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
-                        Triple(entry, IRI.of("ontolex:otherForm"), form),
-                        Triple(form, IRI.of("ontolex:writtenRep"), form_wr))
-        frame.show(facet, form_wr, "forms")
+        form, form_wr = self._forms(frame, facet.group)
         feature = slots.get("feature")
         if feature:
-            prop, it, en = FEATURES[feature]
+            prop, _, _ = FEATURES[feature]
             facet.group.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
-            ask = ASK.get(feature)
+        if slots.get("count"):
+            frame.aggregate = True
+            frame.projection.append((Call("COUNT", (form_wr,), distinct=True), frame.fresh("forms")))
+            frame.fragments.append(frag("word_fact", sg("il numero di forme"), sg("the number of forms"),
+                                        "il numero di ontolex:writtenRep delle sue forme (COUNT DISTINCT)",
+                                        "the number of written representations of its forms (COUNT DISTINCT)",
+                                        ask=(["Quante forme ha {w}?", "In quante forme si flette {w}?"],
+                                             ["How many forms does {w} have?", "How many inflected forms does {w} have?"])))
+            frame.tag(self.label, 0.9)
+            return
+        frame.show(facet, form_wr, "forms")
+        for column in slots.get("columns") or ():
+            prop = FEATURE_COLUMNS[column][0]
+            value, label = frame.fresh(f"{column}Value"), frame.fresh(column)
+            facet.group.add(Optional_(Group([Triple(form, IRI.of(f"lexinfo:{prop}"), value),
+                                             Triple(value, IRI.of("rdfs:label"), label)])))
+            frame.show(facet, label, column)
+        if feature:
+            _, it, en = FEATURES[feature]
+            prop = FEATURES[feature][0]
             frame.fragments.append(frag("word_fact", [pl(f"le forme flesse {it}"), pl(f"le forme {it}")],
                                         [pl(f"the inflected forms {en}"), pl(f"the forms {en}")],
                                         f"le ontolex:otherForm con lexinfo:{prop} lexinfo:{feature}",
                                         f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}",
-                                        ask=ask))
+                                        ask=ASK.get(feature)))
             frame.slot("feature", feature, it, en)
+        elif slots.get("columns"):
+            it_cols, en_cols = _column_names(slots["columns"])
+            frame.fragments.append(frag("word_fact", [pl(f"le forme con {it_cols}"), pl(f"tutte le forme, con {it_cols}")],
+                                        [pl(f"the forms with their {en_cols}"), pl(f"all the forms, with {en_cols}")],
+                                        f"le forme (ontolex:otherForm) con {it_cols} (lexinfo)",
+                                        f"the forms (ontolex:otherForm) with their {en_cols} (lexinfo)",
+                                        ask=([f"Quali sono le forme di {{w}}, con {it_cols}?"],
+                                             [f"What are the forms of {{w}}, with their {en_cols}?"])))
         else:
             frame.fragments.append(frag("word_fact", [pl("le forme flesse"), pl("tutte le forme")],
                                         [pl("the inflected forms"), pl("all the forms")],
@@ -127,12 +201,52 @@ class LexicalForm(Pattern):
                                         ling=(pl("il paradigma delle forme flesse"), pl("the paradigm of inflected forms"))))
         frame.tag(self.label, 0.9)
 
+    @staticmethod
+    def _forms(frame: Frame, group, inflected_only: bool = False) -> tuple:
+        """Every form of ``?lemma``, its citation form included: ``?e ontolex:canonicalForm ?lemma ;
+        (ontolex:canonicalForm|ontolex:otherForm) ?f . ?f ontolex:writtenRep ?form``.
+
+        ``inflected_only``: start from the entries that have inflected forms (``?e ontolex:otherForm []``),
+        for lists over every lemma: the engine joins in written order, and few lemmas have forms.
+        """
+        entry, form, form_wr = frame.fresh("formEntry"), frame.fresh("f"), frame.fresh("form")
+        either = Path("alt", (IRI.of("ontolex:canonicalForm"), IRI.of("ontolex:otherForm")))
+        if inflected_only:
+            group.add(Triple(entry, IRI.of("ontolex:otherForm"), frame.fresh("inflected")))
+        group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                  Triple(entry, either, form),
+                  Triple(form, IRI.of("ontolex:writtenRep"), form_wr))
+        return form, form_wr
+
+    def _build_minimum(self, frame: Frame, least: int) -> None:
+        """Lemmas with at least ``least`` distinct written forms (their number shown)."""
+        _, form_wr = self._forms(frame, frame.where, inflected_only=True)
+        frame.aggregate = True
+        count = Call("COUNT", (form_wr,), distinct=True)
+        frame.having.append(Op(">=", (count, Lit(least))))
+        frame.projection.append((count, frame.fresh("forms")))
+        frame.fragments.append(frag(
+            "constraint", [f"hanno almeno {least} forme", f"si flettono in {least} forme o più"],
+            [f"have at least {least} forms", f"have {least} or more inflected forms"],
+            f"con almeno {least} ontolex:writtenRep distinti tra le loro forme",
+            f"with at least {least} distinct ontolex:writtenRep among their forms"))
+        frame.slot("min_forms", str(least))
+        frame.tag(self.label, 0.9)
+
     def sparql_weight(self, f) -> float:
         if f.uses_any("ontolex:otherForm", "ontolex:lexicalForm"):
             return 0.9
         if f.uses_any("lexinfo:tense", "lexinfo:verbFormMood", "lexinfo:person", "lexinfo:number"):
             return 0.8
         return 0.0
+
+
+def _column_names(columns) -> tuple[str, str]:
+    """How the questions name the feature columns: «numero e genere», "number and gender"."""
+    it = {"number": "numero", "gender": "genere", "tense": "tempo", "mood": "modo", "person": "persona"}
+    def join(words, conj):
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conj} " + words[-1]
+    return join([it[c] for c in columns], "e"), join(list(columns), "and")
 
 
 PATTERN = LexicalForm()

@@ -140,11 +140,14 @@ FACETS: dict[str, Facet] = {
     "gender": Facet(r"genere|gender", "lila:hasGender", False, "ciascun genere grammaticale", "grammatical gender"),
     "polarity": Facet(r"polarita|polarity", "marl:hasPolarity", True, "ciascuna classe di polarità Sentix",
                       "Sentix polarity class"),
+    "resource": Facet(r"risorsa(?: lessicale)?|(?:lexical )?resource|lemma bank|banca dei lemmi", "dcterms:isPartOf",
+                      False, "ciascuna Lemma Bank", "lemma bank"),
 }
 #: Any facet noun (alternatives in :data:`FACETS` order).
 FACET_WORDS = "|".join(f.words for f in FACETS.values())
 #: "for each part of speech", "distribuzione per emozione": the facet noun is group ``key``.
 PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of every|di ciascun[oa]?|di ogni|per|by|"
+             r"from each|in each|da ciascun[oa]?|in ciascun[oa]?|in ogni|"
              r"distribuzione per|distribution by|"
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
 

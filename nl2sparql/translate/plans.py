@@ -123,10 +123,10 @@ def _shape_plans(slots: Slots, prior: float = 1.0) -> list[Plan]:
         plan.notes.append(f"the quoted word {slots.word!r} was not used")
         return [plan]
     if slots.count or any(pattern.asks_count(slots) for pattern in CATALOGUE.values()):
+        # an aggregating block cannot be counted over, but a constraint it sets (at least 3 senses) can
+        steps = constraints + [step for step in _steps(slots, "projection") if not CATALOGUE[step[0]].aggregates]
         wanted = constraints + _steps(slots, "projection")
-        steps = [step for step in wanted if not CATALOGUE[step[0]].aggregates]
-        plan = Plan("count", steps, scopes=_scopes(slots, "count"), prior=prior,
-                    constraints=sum(not CATALOGUE[label].aggregates for label, _ in constraints))
+        plan = Plan("count", steps, scopes=_scopes(slots, "count"), prior=prior, constraints=len(constraints))
         plan.notes += [CATALOGUE[label].uncountable_note for label in dict.fromkeys(
             label for label, _ in wanted if CATALOGUE[label].aggregates)]
         if not steps:
