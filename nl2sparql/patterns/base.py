@@ -133,8 +133,10 @@ class Frame:
     #: What the question asked to see (the translator's request; empty: the catalogue's default columns).
     #: ``lemma_iri``: the lemma IRI column of a list (True: asked for, False: not wanted).
     answer: dict = field(default_factory=dict)
-    #: the focus-lemma triples (``?lemma a lila:Lemma ; ontolex:writtenRep ?wr``), placed last
+    #: the focus-lemma triples (``?lemma dcterms:isPartOf <the bank> ; ontolex:writtenRep ?wr``), placed last
     base: list = field(default_factory=list)
+    #: the dialect bank the focus lemmas come from (``None``: the Italian Lemma Bank)
+    bank: Optional[str] = None
     _service: Optional[Group] = None
     _word: Optional[Var] = None
     _sense_var: Optional[Var] = None

@@ -78,11 +78,13 @@ class CountEntities(StandalonePattern):
             slots.standalone = (self.label, {"kind": "senses"})
         elif slots.dialects and re.search(r"\b(?:traduzion\w*|translations?|coppie|pairs|collegamenti|links)\b", f):
             slots.standalone = (self.label, {"kind": "translations", "dialect": slots.dialects[0]})
-        elif (re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos) or (slots.dialects and not slots.pos) or \
+        elif (re.search(r"\blemma ?bank|banca dei lemmi\b", f) and not slots.pos) or \
+                ((slots.dialects or slots.bank) and not slots.pos) or \
                 re.search(r"\b(?:lemmi|lemmas)\b.*\b(?:in|nella|di) liita\b", f) and not slots.pos:
-            bank = slots.dialects[0] if slots.dialects else "italian"
+            bank = slots.dialects[0] if slots.dialects else slots.bank or "italian"
             slots.standalone = (self.label, {"kind": "bank", "bank": bank})
-        elif slots.pos in ("noun", "verb", "adjective", "adverb") and not slots.translation and not slots.graph_scope:
+        elif slots.pos in ("noun", "verb", "adjective", "adverb") and not (slots.translation or slots.graph_scope
+                                                                             or slots.bank):
             slots.standalone = (self.label, {"kind": "pos", "pos": slots.pos})
 
     def count_fallback(self, slots) -> tuple[dict, str] | None:

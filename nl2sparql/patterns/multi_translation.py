@@ -43,6 +43,8 @@ class MultiTranslation(Pattern):
             slots.dialects = ["parmigiano", "siciliano"]
 
     def projection_steps(self, slots) -> list[dict]:
+        if slots.bank or slots.translation_pairs:
+            return []  # a dialect-side list's Italian translations (DIALECT_SIDE), or named dialects' pairs
         return [{}] if slots.translation and len(slots.dialects) != 1 else []
 
     word_steps = projection_steps

@@ -15,9 +15,9 @@ from ..namespaces import PREFIXES
 from ..rules import Breach, Parsed, Rule
 from ..rules.entries import side_of_entry
 from ..sparql.model import IRI, Lit, Triple, Values, Var
-from .base import Facts, Frame, frag, quote, sg
+from .base import Facts, Frame, frag, pl, quote, sg
 from .pattern import Pattern
-from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, ok_word, reads
+from .reading import ARTICLE, HEADS, NAMED_HEAD, VALUE, Text, ok_word, reads
 from .vocab import DIALECT, DIALECT_FORMS, DIALECT_WORDS
 
 #: Words that ask for a translation.
@@ -44,6 +44,11 @@ INVERSE = (
     rf"\bare\s+{VALUE}\s+in\s+{_DIALECT}\b",
 )
 
+#: Translations asked as pairs (see :meth:`Translation.read_pairs`).
+PAIRS = (rf"\b(?:tradu\w*|translations?|equivalent\w*)\s+(?:[a-z\x01]+\s+){{0,2}}?(?:of|for|delle|dei|degli|di|per)\s+"
+         rf"(?:the\s+|all\s+|le\s+|i\s+|gli\s+|tutt[ie]\s+)*(?:italian\w*\s+)?{HEADS}\b|\b(?:pairs?|coppie|coppia)\b|"
+         rf"\b(?:along with|together with|and|insieme a|assieme a|e)\s+(?:their|its|the|le loro|i loro|la loro|il loro|"
+         rf"le|i)\s+(?:[a-z\x01]+\s+){{0,2}}?(?:tradu\w*|translations?|equivalent\w*)")
 TRANSLATABLE = PREFIXES["vartrans"] + "translatableAs"
 
 
@@ -119,7 +124,7 @@ class Translation(Pattern):
         (rf"\b({TRANSLATE_WORDS})\b", 0.7),
         (rf"\b(dialett\w*|dialect\w*|{DIALECTS})\b", 0.8),
     ]
-    slot_fields = {"dialects": list, "translation": False, "translation_target": None}
+    slot_fields = {"dialects": list, "translation": False, "translation_target": None, "translation_pairs": False}
     named_cues = (
         (1, rf"\bcome si dice\s+(?:in [a-z]+\s+)?{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (2, rf"\bhow (?:do|would|can) (?:you|i|we|one) say\s+(?:{NAMED_HEAD}\s+)?{VALUE}"),
@@ -151,13 +156,25 @@ class Translation(Pattern):
         """A translation column or fact: a dialect or a translation word (unless the translation is the constraint)."""
         slots.translation = (bool(slots.dialects) or text.asks(TRANSLATION_CUE)) and not slots.translation_target
 
+    @reads(117)
+    def read_pairs(self, text: Text, slots) -> None:
+        """Translations asked as pairs: "the Sicilian translations of the words that …", "pairs of Italian lemmas and
+        their Sicilian translations", "lemmas along with their translations": one row per pair, the translation
+        required ("with their translation" keeps the words that lack one)."""
+        if slots.translation and not slots.word and slots.dialects and text.has(PAIRS):
+            slots.translation_pairs = True
+
     def constraint_steps(self, slots) -> list[dict]:
         if slots.translation_target:
             return [{"dialect": slots.dialects[0], "target": slots.translation_target}]
         return []
 
     def projection_steps(self, slots) -> list[dict]:
-        return [{"dialect": slots.dialects[0]}] if slots.translation and len(slots.dialects) == 1 else []
+        if slots.bank or not slots.translation:
+            return []  # a dialect-side list shows the Italian translations (DIALECT_SIDE)
+        if slots.translation_pairs:
+            return [{"dialect": d, "pairs": True} for d in slots.dialects]
+        return [{"dialect": slots.dialects[0]}] if len(slots.dialects) == 1 else []
 
     word_steps = projection_steps
 
@@ -193,6 +210,14 @@ class Translation(Pattern):
                 f"the {en} entry linked by vartrans:translatableAs",
                 ask=([f"Come si dice {{w}} in {it}?", f"Come si traduce {{w}} in {it}?"],
                      [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"])))
+        elif slots.get("pairs") and frame.shape == "list":
+            frame.project(add_translation(frame, dialect))  # one row per (word, translation): required
+            forms = DIALECT_FORMS[dialect]
+            frame.fragments.append(frag(
+                "projection", [pl(f"le loro traduzioni in {it}"), pl(f"gli equivalenti {forms['mp']}")],
+                [pl(f"their {en} translations"), pl(f"their {en} equivalents")],
+                f"le voci {forms['fp']} collegate da vartrans:translatableAs (una riga per coppia)",
+                f"the {en} entries linked by vartrans:translatableAs (one row per pair)"))
         elif slots.get("required") or frame.shape == "count":
             add_translation(frame, dialect)
             frame.fragments.append(frag(
