@@ -120,8 +120,8 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
         order = []
     elif frame.shape == "list":
         order = [frame.wr, frame.lemma] if limit and frame.lemma in frame.projection else [frame.wr]
-    else:
-        order = plain_vars[:1]
+    else:  # a word's facts, by the first of them (the word itself is the same on every row)
+        order = [v for v in plain_vars if v != frame.wr][:1] or plain_vars[:1]
     for pattern in CATALOGUE.values():
         weight = pattern.derived_weight(frame.labels, CATALOGUE)
         if weight:

@@ -122,13 +122,13 @@ class CountEntities(StandalonePattern):
         elif kind == "pos":
             it_pl, en_pl, _ = POS[slots["pos"]]
             it_sg = {"noun": "sostantivo", "verb": "verbo", "adjective": "aggettivo", "adverb": "avverbio"}[slots["pos"]]
-            where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+            where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                            Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + slots["pos"]))])
             proj = [_count(lemma)]
             f = frag("standalone", [f"Quanti {it_pl} ci sono in LiITA?", f"Quanti lemmi sono {it_pl}?"],
                      [f"How many {en_pl} are there in LiITA?", f"How many lemmas are {en_pl}?"],
-                     f"Conta i lila:Lemma con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
-                     f"Count the lila:Lemma with lila:hasPOS lila:{slots['pos']}.",
+                     f"Conta i lemmi della Lemma Bank con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
+                     f"Count the Lemma Bank's lemmas with lila:hasPOS lila:{slots['pos']}.",
                      ling=(f"Quanti lemmi di LiITA hanno come parte del discorso {it_sg}?",
                            f"How many LiITA lemmas have the part of speech {en_pl[:-1]}?"))
             mentions.append((it_pl, en_pl))
@@ -139,8 +139,11 @@ class CountEntities(StandalonePattern):
             if facet.on_entry:
                 lemma = Var("entry")
                 where = Group([Triple(lemma, IRI.of(facet.prop), key)])
-            else:
+            elif by == "resource":  # every bank's lemmas, grouped by the bank
                 where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
+                               Triple(lemma, IRI.of(facet.prop), key)])
+            else:  # the Italian lemmas (the dialect banks' are lila:Lemma too)
+                where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                                Triple(lemma, IRI.of(facet.prop), key)])
             it, en = facet.it, facet.en
             proj = [key, _count(lemma)]

@@ -51,6 +51,7 @@ FEATURE_COLUMNS = {
     "tense": ("tense", r"tempo|tempi|tense|tenses"),
     "mood": ("verbFormMood", r"modo|modi|mood|moods"),
     "person": ("person", r"persona|persone|person|persons"),
+    "case": ("case", r"caso|casi|case|cases"),
 }
 #: "with grammatical details": every feature column.
 ALL_FEATURES = (r"\b(?:grammatical (?:details?|features?|information|info|tags?)|morphological (?:tags?|features?|details?)|"
@@ -64,7 +65,8 @@ MIN_FORMS = ((r"\b(?:piu di|oltre|more than|over)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}
              (r"\b(?:almeno|at least)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}?(?:forme|forms)\b", 0))
 #: A question about inflected forms.
 FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
-             r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform)\b")
+             r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform|"
+             r"(?:morphological|inflectional|inflected) variants?|varianti (?:morfologiche|flessive))\b")
 #: Number words ask for forms when a word is named ("il plurale di «uovo»").
 NUMBER_WORDS = r"\b(?:plural[ei]?|singolar[ei]|singular)\b"
 
@@ -243,7 +245,7 @@ class LexicalForm(Pattern):
 
 def _column_names(columns) -> tuple[str, str]:
     """How the questions name the feature columns: «numero e genere», "number and gender"."""
-    it = {"number": "numero", "gender": "genere", "tense": "tempo", "mood": "modo", "person": "persona"}
+    it = {"number": "numero", "gender": "genere", "tense": "tempo", "mood": "modo", "person": "persona", "case": "caso"}
     def join(words, conj):
         return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conj} " + words[-1]
     return join([it[c] for c in columns], "e"), join(list(columns), "and")
