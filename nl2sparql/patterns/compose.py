@@ -57,8 +57,9 @@ def compatible(labels) -> bool:
     return True
 
 
-def start_frame(shape: str, word: str | None = None) -> Frame:
-    """A frame with the focus lemma, a lemma of the Italian Lemma Bank (and the word filter).
+def start_frame(shape: str, word: str | list[str] | None = None) -> Frame:
+    """A frame with the focus lemma, a lemma of the Italian Lemma Bank (and the word filter: one named word, or
+    a list of them, whose rows say which word each is about).
 
     ``?lemma dcterms:isPartOf <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr``: the dialect lemma banks'
     lemmas are ``lila:Lemma`` too, so the class alone would let Sicilian and Parmigiano lemmas into
@@ -66,9 +67,10 @@ def start_frame(shape: str, word: str | None = None) -> Frame:
     """
     frame = Frame(shape=shape)
     if shape == "word":
-        # VALUES first: the engine starts from the named word (see base.complit_word_named)
-        frame.where.add(Values(frame.wr, [italian(word)]))
-        frame.slot("word", word)
+        # VALUES first: the engine starts from the named word(s) (see base.complit_word_named)
+        words = [word] if isinstance(word, str) else list(word)
+        frame.where.add(Values(frame.wr, [italian(w) for w in words]))
+        frame.slot("word", ", ".join(words))
     frame.base = [Triple(frame.lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                   Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr)]
     frame.where.add(*frame.base)

@@ -67,7 +67,7 @@ class DialectSide(Pattern):
     @reads(99)
     def read_side(self, text: Text, slots) -> None:
         """A list or count of dialect lemmas (the dialect adjective is masked: it is no translation request)."""
-        if slots.word or slots.translation_target:
+        if slots.word or slots.listed or slots.translation_target:
             return
         for pattern in SIDE:
             m = text.search(pattern)

@@ -7,10 +7,10 @@ import re
 
 from ..folding import fold_same_length
 from ..namespaces import ELITA_GRAPH
-from ..sparql.model import IRI, Triple
+from ..sparql.model import IRI, Triple, Values
 from .base import Facts, Frame, frag, pl, quote
 from .pattern import Pattern
-from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
+from .reading import ARTICLE, NAMED_HEAD, QUOTED, VALUE, Text, reads
 from .vocab import ELITA, EMOTION, EMOTION_RES, SENTIMENT, local_name
 
 #: Words that name the emotion layer in a question.
@@ -21,6 +21,10 @@ EMOTION_PROJECT = (r"\b(?:quali|which|what|le|the|sue|its|loro|their|associate|a
                    r"(?:[a-z]+\s+)?(?:emozion[ei]|emotions|elita)\b|\belita:hasemotion\b")
 #: The noun before a quoted emotion name ("l'emozione «paura»").
 EMOTION_NOUN = r"\b(?:emozion[ei]|emotions?|elita:)\s*"
+#: A verb that takes emotions: the quoted names after it ("express both 'gioia' and 'tristezza'") are emotions.
+#: Plural verbs only: in "Quali emozioni esprime «amore»?" the quoted word is the subject, not an emotion.
+EMOTION_VERB = (r"\b(?:esprimono|evocano|trasmettono|suscitano|express|expressing|convey|conveying|evoke|evoking)\s+"
+                r"(?:(?:sia|both|either|entrambe|l'emozione|the emotions?|le emozioni)\s+)?")
 
 
 class EmotionLexicon(Pattern):
@@ -45,7 +49,7 @@ class EmotionLexicon(Pattern):
         (r"(?<![«\"'])\b(" + "|".join([it for it, _ in EMOTION.values()] + [en for _, en in EMOTION.values()])
          + r")\b(?![»\"'])", 0.5),
     ]
-    slot_fields = {"emotions": list, "emotion_project": False}
+    slot_fields = {"emotions": list, "emotion_project": False, "emotions_any": False}
     named_cues = (
         (11, rf"\b(?:quali|che) emozioni (?:esprime|evoca|suscita|trasmette|ha)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (12, rf"\b(?:what|which) (?:emotions?|feelings?) (?:does|do)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
@@ -55,13 +59,17 @@ class EmotionLexicon(Pattern):
 
     @reads(30)
     def read_quoted_names(self, text: Text, slots) -> None:
-        """«paura» after "emozione" / "emotion" names the emotion, not a lemma."""
-        for m in re.finditer(EMOTION_NOUN + VALUE, text.folded):
-            value = fold_same_length(text.raw(m))
-            for name, regex in EMOTION_RES.items():
-                if regex.fullmatch(value) and name not in slots.emotions:
-                    slots.emotions.append(name)
-                    text.mask(*m.span("v"))
+        """«paura» after "emozione" / "emotion", or quoted after "esprime" / "express", names the emotion, not a lemma."""
+        listed = rf"(?:\s*(?:,|and|e|or|o|oppure)\s*(?P<v2>{QUOTED}))*"
+        for cue in (EMOTION_NOUN, EMOTION_VERB):
+            for m in re.finditer(cue + VALUE + listed, text.folded):
+                for value_m in re.finditer(QUOTED + r"|[a-z]+", text.folded[m.start("v"):m.end()]):
+                    start = m.start("v") + value_m.start()
+                    value = fold_same_length(text.original[start:m.start("v") + value_m.end()].strip("«»\"'"))
+                    for name, regex in EMOTION_RES.items():
+                        if regex.fullmatch(value) and name not in slots.emotions:
+                            slots.emotions.append(name)
+                            text.mask(start, m.start("v") + value_m.end())
 
     @reads(90)
     def read_names(self, text: Text, slots) -> None:
@@ -73,9 +81,16 @@ class EmotionLexicon(Pattern):
                 text.mask(*m.span())
         if not slots.emotions and (text.has(EMOTION_PROJECT) or (slots.word and text.has(EMOTION_CUE))):
             slots.emotion_project = True
+        if len(slots.emotions) >= 2:  # "paura o rabbia", "fear, anger or disgust": either one (not both)
+            masked = [m.span() for m in re.finditer(r"\x01+", text.folded)]
+            between = text.folded[masked[0][1]:masked[-1][0]] if len(masked) >= 2 else ""
+            slots.emotions_any = bool(re.search(r"\b(?:o|or|oppure|ovvero)\b|,", between)) and not re.search(
+                r"\b(?:e|and|sia|both|entramb\w*|contemporaneamente|insieme|allo stesso tempo|at once)\b", between)
 
     def constraint_steps(self, slots) -> list[dict]:
-        # two or more emotions at once are an INTERSECTION
+        # two or more emotions at once are an INTERSECTION; either of them ("paura o rabbia") is one block here
+        if len(slots.emotions) >= 2 and slots.emotions_any:
+            return [{"mode": "any", "emotions": list(slots.emotions)}]
         return [{"mode": "constraint", "emotion": emotion} for emotion in slots.emotions] if len(slots.emotions) == 1 else []
 
     def projection_steps(self, slots) -> list[dict]:
@@ -99,6 +114,9 @@ class EmotionLexicon(Pattern):
         if slots.get("mode") == "project" or frame.shape == "word":
             self._build_facet(frame)
             return
+        if slots.get("mode") == "any":
+            self._build_any(frame, list(slots["emotions"]))
+            return
         entry = frame.fresh("emotionEntry")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
         name = slots["emotion"]
@@ -111,6 +129,28 @@ class EmotionLexicon(Pattern):
             f"con una voce ELITA con elita:HasEmotion elita:{name}",
             f"with an ELITA entry with elita:HasEmotion elita:{name}"))
         frame.slot("emotion", name, it, en)
+        frame.tag(self.label, 0.9)
+
+    def _build_any(self, frame: Frame, names: list[str]) -> None:
+        """Lemmas with any of the emotions, each shown with the emotion it has (one row per lemma and emotion)."""
+        entry, emotion, label = frame.fresh("emotionEntry"), frame.fresh("emotion"), frame.fresh("emotionLabel")
+        frame.where.add(Values(emotion, [IRI(ELITA + n) for n in names]),
+                        Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                        Triple(entry, IRI.of("elita:HasEmotion"), emotion),
+                        Triple(emotion, IRI.of("rdfs:label"), label))
+        if frame.shape == "list":
+            frame.project(label)
+        words_it = [EMOTION.get(n, (n.lower(), n.lower()))[0] for n in names]
+        words_en = [EMOTION.get(n, (n.lower(), n.lower()))[1] for n in names]
+        either_it = ", ".join(words_it[:-1]) + " o " + words_it[-1]
+        either_en = ", ".join(words_en[:-1]) + " or " + words_en[-1]
+        tech = " ".join(f"elita:{n}" for n in names)
+        frame.fragments.append(frag("constraint", [f"esprimono {either_it}", f"evocano {either_it}"],
+                                    [f"express {either_en}", f"convey {either_en}"],
+                                    f"con una voce ELITA con elita:HasEmotion tra {tech}",
+                                    f"with an ELITA entry whose elita:HasEmotion is one of {tech}"))
+        for name in names:
+            frame.slot("emotion", name, *EMOTION.get(name, (name, name)))
         frame.tag(self.label, 0.9)
 
     def _build_facet(self, frame: Frame) -> None:

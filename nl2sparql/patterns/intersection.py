@@ -107,7 +107,8 @@ class Intersection(Pattern):
 
     # -- translator ---------------------------------------------------------------------------
     def constraint_steps(self, slots) -> list[dict]:
-        return [{"emotions": list(slots.emotions)}] if len(slots.emotions) >= 2 else []
+        # "paura o rabbia" is either emotion (EMOTION_LEXICON's "any"), not both
+        return [{"emotions": list(slots.emotions)}] if len(slots.emotions) >= 2 and not slots.emotions_any else []
 
 
 PATTERN = Intersection()

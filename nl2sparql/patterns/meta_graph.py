@@ -9,7 +9,7 @@ from ..namespaces import (COMPLIT_LINKS_GRAPH, COMPLIT_SERVICE, ELITA_GRAPH, LII
                           SENTIX_GRAPH, SICILIANO_GRAPH)
 from ..rules import Breach, Parsed, Rule
 from ..sparql.lexer import apply_edits, tokenize
-from ..sparql.model import IRI, Call, GraphBlock, Group, Select, Triple, Var
+from ..sparql.model import IRI, Call, GraphBlock, Group, Select, Triple, Values, Var
 from .base import Facts, Frame, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
@@ -102,6 +102,8 @@ class MetaGraph(StandalonePattern):
         f = text.folded
         if not re.search(r"\b(?:graf[oi]|graphs?|named graphs?|dataset)\b", f):
             return
+        if (slots.count or slots.pos) and not re.search(r"\b(?:graf[oi]|graphs?)\b", f):
+            return  # "how many verbs are there in the lemma dataset": the dataset only says where
         graph = self._graph_named(slots, f)
         if re.search(r"\b(?:quante triple|how many triples|conta le triple|count the triples|quanto e grande|"
                      r"how (?:large|big)|dimension\w*|size)\b", f):
@@ -201,8 +203,8 @@ class MetaGraph(StandalonePattern):
             it_name, en_name = GRAPH_LABELS.get(graph, (f"<{graph}>", f"<{graph}>"))
             what = Var("class") if kind == "classes" else p
             triple = Triple(s, IRI.of("rdf:type"), what) if kind == "classes" else Triple(s, p, o)
-            proj, order = [what], [what]
-            where = Group([GraphBlock(IRI(graph), Group([triple]))])
+            proj, order = [g, what], [what]  # the graph asked about, then its classes or properties
+            where = Group([Values(g, [IRI(graph)]), GraphBlock(g, Group([triple]))])
             it, en = ("classi", "classes") if kind == "classes" else ("proprietà", "properties")
             f = frag("standalone", [f"Quali {it} sono usate nel grafo {it_name}?", f"Che {it} compaiono nel grafo {it_name}?"],
                      [f"Which {en} are used in the {en_name} graph?", f"What {en} appear in the {en_name} graph?"],

@@ -153,7 +153,7 @@ class Slots:
     Reading or writing an undeclared field is an error.
     """
 
-    GENERIC = {"question": "", "lang": "it", "word": None, "quoted": list, "iris": list, "limit": None,
+    GENERIC = {"question": "", "lang": "it", "word": None, "listed": list, "quoted": list, "iris": list, "limit": None,
                "standalone": None, "order": dict, "notes": list, "concepts": list, "answer": dict,
                "required": list}
 

@@ -19,8 +19,9 @@ import random
 from dataclasses import dataclass, field
 
 from ..patterns import CATALOGUE
+from ..patterns.base import italian
 from ..patterns.compose import finish_query, start_frame
-from ..sparql.model import render
+from ..sparql.model import Values, render
 from ..patterns.reading import Slots
 
 
@@ -41,6 +42,8 @@ class Plan:
     constraints: int = 0
     #: What the question asked to see (:attr:`~nl2sparql.patterns.base.Frame.answer`).
     answer: dict = field(default_factory=dict)
+    #: The words a list is confined to ("which of these express joy: notte, fuoco, festa").
+    among: list = field(default_factory=list)
 
     @property
     def labels(self) -> list[str]:
@@ -72,7 +75,8 @@ def plans_for(slots: Slots) -> list[Plan]:
         for pattern in CATALOGUE.values():
             for steps, factor in pattern.alternatives(plan.steps, plan.shape, slots):
                 out.append(Plan(plan.shape, steps, plan.word, plan.limit, list(plan.scopes), plan.standalone,
-                                plan.prior * factor, list(plan.notes), plan.constraints, dict(plan.answer)))
+                                plan.prior * factor, list(plan.notes), plan.constraints, dict(plan.answer),
+                                list(plan.among)))
     return out or [Plan("list", prior=0.1, notes=["nothing recognised"])]
 
 
@@ -106,8 +110,13 @@ def _scopes(slots: Slots, shape: str) -> list[tuple[str, dict]]:
 def _shape_plans(slots: Slots, prior: float = 1.0) -> list[Plan]:
     word_facts = _word_steps(slots)
     constraints = _steps(slots, "constraint")
-    if slots.word and (word_facts or not constraints):
-        plans = [Plan("word", word_facts, word=slots.word, prior=prior)]
+    named = slots.word or (list(slots.listed) if slots.listed else None)  # one word, or a list of them
+    if slots.listed and constraints:
+        plan = _list_plan(slots, constraints, prior)
+        plan.among = list(slots.listed)
+        return [plan]
+    if named and (word_facts or not constraints):
+        plans = [Plan("word", word_facts, word=named, prior=prior)]
         if not word_facts:
             plans[0].notes.append("no fact asked about the word: showing the lemma")
             plans[0].prior = prior * 0.6
@@ -173,6 +182,9 @@ def render_plan(plan: Plan, seed: int = 0) -> tuple[str, dict[str, float]]:
         return render(query), dict(tags)
     frame = start_frame(plan.shape, plan.word if plan.shape == "word" else None)
     frame.answer = dict(plan.answer)
+    if plan.among:
+        frame.where.add(Values(frame.wr, [italian(w) for w in plan.among]))
+        frame.slot("among", ", ".join(plan.among))
     for label, values in plan.scopes:
         CATALOGUE[label].scope(frame, dict(values))
     for label, values in (plan.steps if plan.shape == "word" else _ordered(plan)):

@@ -74,7 +74,7 @@ def _fields() -> dict:
 @lru_cache(maxsize=1)
 def _readers() -> list:
     """Every reader, generic and the patterns', by stage (ties: generic first, then catalogue order)."""
-    generic = [(10, _iris), (12, _quoted), (20, _limit), (60, _relations), (80, _named_word),
+    generic = [(10, _iris), (12, _quoted), (13, _listed), (20, _limit), (60, _relations), (80, _named_word),
                (110, _start_requests), (118, _answer), (119, _required), (140, _fact_order)]
     found = [(stage, -1, i, read) for i, (stage, read) in enumerate(generic)]
     for rank, pattern in enumerate(CATALOGUE.values()):
@@ -92,6 +92,31 @@ def _iris(text: Text, slots: Slots) -> None:
 
 def _quoted(text: Text, slots: Slots) -> None:
     slots.quoted = [text.original[m.start() + 1:m.end() - 1] for m in re.finditer(QUOTED, text.folded)]
+
+
+_ITEM = r"(?:[a-z]{2,}|[\x02]+)"  # a plain word, or the hidden contents of a quoted one
+_LIST_TAIL = rf"{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+(?:and|e|ed|or|o|oppure)\s+{_ITEM}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}}"
+#: A list of words the question names: in parentheses, after a colon, or after a plural head ("the kinship
+#: terms madre, padre e figlio"); quoted or not. Hyphenated items are affixes (MORPHO_REGEX), not words.
+LISTS = (rf"\(\s*(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})+(?:,?\s*(?:and|e|or|o)\s+{_ITEM})?)\s*\)",
+         rf":\s*(?P<list>{_LIST_TAIL})\s*[?.!]?\s*$",
+         rf"\b(?:terms|words|lemmas|parole|termini|lemmi|words like|such as|come|tra|among|between|for|per|di|of)\s+"
+         rf"(?P<list>{_LIST_TAIL})\b")
+
+
+def _listed(text: Text, slots: Slots) -> None:
+    """Two or more words the question names as a list ("(madre, padre, fratello)", "…: notte, fuoco e luna")."""
+    for pattern in LISTS:
+        m = text.search(pattern)
+        if not m:
+            continue
+        words = [text.original[w.start("w") + m.start("list"):w.end("w") + m.start("list")].strip("«»\"'")
+                 for w in re.finditer(r"(?P<w>«[^»]*»|\"[^\"]*\"|'[^']*'|[^\s,]+)", text.original[m.start("list"):m.end("list")])]
+        words = [w for w in words if w and fold_same_length(w) not in ("and", "e", "ed", "or", "o", "oppure")]
+        if len(words) >= 2 and all(ok_word(w) and not _closed_word(w) for w in words):
+            slots.listed = words
+            text.mask(m.start("list"), m.end("list"))
+            return
 
 
 def _limit(text: Text, slots: Slots) -> None:
@@ -118,7 +143,7 @@ def _named_cues() -> list[str]:
 
 
 def _named_word(text: Text, slots: Slots) -> None:
-    if slots.word:
+    if slots.word or slots.listed:
         return
     for pattern in _named_cues():
         for m in re.finditer(pattern, text.folded):
