@@ -208,6 +208,17 @@ def _optional_only(tokens, where: int) -> dict[str, bool]:
     return seen
 
 
+def _evidence(tokens, where: int) -> set[str]:
+    """Variables a list shows because a constraint tests them: the definition a FILTER searched, the label of an
+    emotion a VALUES block allows ("paura o rabbia": which one). The question asked for them by naming the test."""
+    text = " ".join(t.text for t in tokens[where:])
+    tested = {v for block in re.findall(r"FILTER\s*\((.*?)\)\s*(?:\?|FILTER|}|OPTIONAL|VALUES|$)", text)
+              for v in re.findall(r"\?(\w+)", block)}
+    allowed = set(re.findall(r"VALUES \?(\w+)", text))
+    labelled = {label for subject, label in re.findall(r"\?(\w+) \S*label \?(\w+)", text) if subject in allowed}
+    return (tested - {"wr", "lemma"}) | labelled
+
+
 #: ``GROUP_CONCAT`` straight over a variable (no ``STR()``): an error, so an unbound column, for a number.
 _BARE_CONCAT = re.compile(r"(?i)\bGROUP_CONCAT\s*\(\s*(?:DISTINCT\s+)?\?(\w+)")
 _NUMERIC_PROPERTIES = {"http://www.gsi.upm.es/ontologies/marl/ns#hasPolarityValue"}
@@ -223,19 +234,23 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
     optional = _optional_only(tokens, where)
     found: list[tuple[str, str]] = []
     if shape == "list":
-        columns = [v for v in plain if v not in ("wr", "lemma")] + concat
-        facets = "projection" in kinds
+        evidence = _evidence(tokens, where)
+        columns = [v for v in plain if v not in ("wr", "lemma") and v not in evidence] + concat
+        facets, pairs = "projection" in kinds, "pair" in kinds
         for var in columns:
+            if pairs and not optional.get(var, True):
+                continue  # each row a pair: the fact is required
             if not optional.get(var, True):
                 found.append(("facet_filters", "facet_inner_join") if facets else ("extra_column", "column_not_asked"))
             elif not facets:
                 found.append(("extra_column", "column_not_asked"))
-        if len([v for v in plain if v not in ("wr", "lemma")]) > 1:
+        if not pairs and len([v for v in plain if v not in ("wr", "lemma") and v not in evidence]) > 1:
             found.append(("cross_product", "facets_not_aggregated"))
     elif shape == "word" and kinds.count("word_fact") > 1:
-        if any(not optional.get(v, True) for v in plain + concat):
+        facts = [v for v in plain + concat if v != "wr"]  # ?wr: the word asked about, on every row
+        if any(not optional.get(v, True) for v in facts):
             found.append(("facet_filters", "fact_inner_join"))
-        if len(plain) > 1:
+        if len([v for v in plain if v != "wr"]) > 1:
             found.append(("cross_product", "facts_not_aggregated"))
     f = analyze(sparql)
     if "http://liita.it/data" in f.graphs and any(p.endswith("#canonicalForm") and o == "?lemma"

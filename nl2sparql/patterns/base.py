@@ -32,7 +32,8 @@ class Fragment:
 
     ``kind`` says where it goes: ``head`` (the noun of a list: "sostantivi"),
     ``constraint`` (a plural verb phrase: "esprimono paura"), ``projection``
-    (what else to show: "la loro traduzione in siciliano"), ``word_fact``
+    (what else to show: "la loro traduzione in siciliano"; ``pair`` when each
+    row is a pair the fact is required for: "e le loro traduzioni"), ``word_fact``
     (what to tell about a named word: "la definizione"), ``scope`` (where the
     lemmas come from), ``group`` (what a count is grouped by: "per ogni
     emozione"), ``standalone`` (a whole question). ``text[lang][register]``

@@ -162,7 +162,7 @@ def _complit_native(frame: Frame) -> None:
     anchor = [Triple(word, IRI.of("ontolex:canonicalForm"), form), Triple(form, IRI.of("ontolex:writtenRep"), frame.wr)]
     if values:  # the named word first, so the engine starts from it; else the selective blocks first
         service.elements[0:0] = [*values, *anchor]
-    else:
+    elif frame.shape != "count":  # a count counts the words; it needs no written form
         service.elements += anchor
     frame.where.elements = [services[0]]
     frame.base = []

@@ -118,7 +118,7 @@ class DialectSide(Pattern):
                         Triple(it_lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                         Triple(it_lemma, IRI.of("ontolex:writtenRep"), italian))
         frame.project(italian)
-        frame.fragments.append(frag("projection", [sg("la traduzione italiana"), sg("l'equivalente italiano")],
+        frame.fragments.append(frag("pair", [sg("la traduzione italiana"), sg("l'equivalente italiano")],
                                     [sg("the Italian translation"), sg("the Italian equivalent")],
                                     "la voce italiana collegata da vartrans:translatableAs",
                                     "the Italian entry linked by vartrans:translatableAs"))

@@ -253,7 +253,7 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
         by_kind.setdefault(f.kind, []).append(f)
     if persona == "linked_data_expert":
         tech = [f.pick(lang, "tech", rng) for f in by_kind.get("head", []) + by_kind.get("constraint", [])]
-        facets = [f.pick(lang, "tech", rng) for f in by_kind.get("projection", [])]
+        facets = [f.pick(lang, "tech", rng) for f in by_kind.get("projection", []) + by_kind.get("pair", [])]
         values = {"TECH": _tech_phrase(tech, lang), "N": limit,
                   "SCT": "".join(" " + f.pick(lang, "tech", rng) for f in by_kind.get("scope", [])),
                   "GT": "".join(", " + f.pick(lang, "tech", rng) for f in by_kind.get("group", [])),
@@ -269,7 +269,7 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
     vp = join(vps, lang)
     scope = "".join(" " + f.pick(lang, "plain", rng) for f in by_kind.get("scope", []))
     group = "".join(f.pick(lang, "plain", rng) + ", " for f in by_kind.get("group", []))
-    facet_parts = [f.pick_np(lang, "plain", rng) for f in by_kind.get("projection", [])]
+    facet_parts = [f.pick_np(lang, "plain", rng) for f in by_kind.get("projection", []) + by_kind.get("pair", [])]
     values = {"H": head, "TH": f"{plural_article(head, ag.g)} {head}" if lang == "it" else head, "VP": vp,
               "RC": (" che " if lang == "it" else " that ") + vp if vp else "", "SC": scope, "G": group,
               "Q": ag.quanti, "LI": ag.li, "N": limit, "PRIMI": ag.primi,

@@ -214,7 +214,7 @@ class Translation(Pattern):
             frame.project(add_translation(frame, dialect))  # one row per (word, translation): required
             forms = DIALECT_FORMS[dialect]
             frame.fragments.append(frag(
-                "projection", [pl(f"le loro traduzioni in {it}"), pl(f"gli equivalenti {forms['mp']}")],
+                "pair", [pl(f"le loro traduzioni in {it}"), pl(f"gli equivalenti {forms['mp']}")],
                 [pl(f"their {en} translations"), pl(f"their {en} equivalents")],
                 f"le voci {forms['fp']} collegate da vartrans:translatableAs (una riga per coppia)",
                 f"the {en} entries linked by vartrans:translatableAs (one row per pair)"))

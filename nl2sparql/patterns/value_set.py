@@ -124,8 +124,10 @@ class ValueSet(StandalonePattern):
         else:
             projection = [value, label] if spec.labelled else [value]
             query = Select(projection, where, distinct=True, order_by=[label, value] if spec.labelled else [value])
-        tech = f"i valori distinti di {spec.prop}" if spec.prop else "i predicati dei lemmi della Lemma Bank"
-        tech_en = f"the distinct values of {spec.prop}" if spec.prop else "the predicates of the Lemma Bank's lemmas"
+        tech = (f"i valori distinti di {spec.prop}" if spec.prop else
+                f"i predicati delle risorse con dcterms:isPartOf <{LEMMA_BANK}>")
+        tech_en = (f"the distinct values of {spec.prop}" if spec.prop else
+                   f"the predicates of the resources with dcterms:isPartOf <{LEMMA_BANK}>")
         if count:
             f = frag("standalone", [f"Quanti {spec.it} diversi ci sono in LiITA?", f"Quanti {spec.it} usa LiITA?"],
                      [f"How many different {spec.en} are there in LiITA?", f"How many {spec.en} does LiITA use?"],
