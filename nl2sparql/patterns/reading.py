@@ -69,6 +69,7 @@ cosa che what which who how come quale quali qual chi e ed and or o is are sono 
 si it its suo sua loro their questo questa this that quello quella cui discorso speech compl liita lila ontolex sense senses senso sensi
 whole wholes intero intera interi almeno least only solo elita sentix complit ciascun ciascuna ogni each
 italian italiano italiana italiani italiane english inglese dataset database
+writtenrep ontolex:writtenrep canonicalform ontolex:canonicalform otherform ontolex:otherform lexicalentry lila:lemma
 """.split())
 
 

@@ -1,0 +1,148 @@
+"""HOMOGRAPH: written forms shared by several lemmas, and lemmas written in several ways.
+
+"Find written forms that correspond to multiple lemmas with different parts of
+speech", "Quali forme sono sia un sostantivo sia un verbo?", "Which lemmas have
+more than one written form?" — groups of the Italian Lemma Bank, kept by a
+``HAVING`` on their size::
+
+    SELECT ?wr (COUNT(DISTINCT ?lemma) AS ?lemmas) WHERE {
+      ?lemma dcterms:isPartOf <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos .
+    } GROUP BY ?wr HAVING (COUNT(DISTINCT ?pos) > 1)
+
+Kinds: ``shared`` (one written form, several lemmas), ``pos`` (one written
+form, several parts of speech), ``pair`` (one written form, a lemma of each of
+two parts of speech), ``variants`` (one lemma, several written forms).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..folding import fold_same_length
+from ..namespaces import LEMMA_BANK
+from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, Triple, Var
+from .base import Facts, frag
+from .pattern import StandalonePattern
+from .reading import Text, reads
+from .vocab import LILA, POS, POS_WORDS
+
+#: Homographs: one written form, several lemmas.
+SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spelling|written form)|"
+          r"spelled the same|written the same|scritt[ie] (?:allo stesso modo|uguali)|"
+          r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
+          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b)")
+#: Variants: one lemma, several written forms.
+VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
+            r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
+            r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
+            r"\bvarianti (?:grafiche|ortografiche)\b")
+#: "different parts of speech" / "parti del discorso diverse".
+DIFFERENT_POS = (r"\b(?:different|distinct|diverse|distinte|more than one|multiple|piu)\s+(?:parts? of speech|pos|"
+                 r"parti del discorso|grammatical categor\w*|categorie grammaticali)\b|"
+                 r"\b(?:parts? of speech|parti del discorso)\s+(?:different|diverse)\b|\bpos ambiguity\b")
+
+
+class Homograph(StandalonePattern):
+    """Groups of the Lemma Bank with more than one lemma per written form, or written form per lemma."""
+
+    label = "HOMOGRAPH"
+    rank = 127
+    guidance = ("Homographs: GROUP BY ?wr HAVING (COUNT(DISTINCT ?lemma) > 1) over the Lemma Bank's written forms; "
+                "spelling variants: GROUP BY ?lemma HAVING (COUNT(DISTINCT ?wr) > 1).")
+    example = ("standalone", None, {"kind": "pos"})
+    question_cues = [(SHARED, 0.8), (VARIANTS, 0.8)]
+
+    @reads(128)
+    def read_whole(self, text: Text, slots) -> None:
+        """Homographs, homographs across parts of speech, a form of two named parts of speech, spelling variants."""
+        if slots.standalone or slots.listed or (slots.word and not re.search(r"writtenrep", slots.word.lower())):
+            return
+        f = fold = text.folded
+        both = re.search(r"\b(?:both|sia)\b", fold)
+        named_pos = [name for name, words in POS_WORDS if re.search(rf"\b(?:{words})\b", slots.question.lower())]
+        if re.search(VARIANTS, fold_same_length(slots.question)):  # quotes kept: "more than one 'writtenRep'"
+            slots.standalone = (self.label, {"kind": "variants"})
+        elif (re.search(SHARED, f) or both) and len(named_pos) >= 2 and not slots.emotions:
+            slots.standalone = (self.label, {"kind": "pair", "pos": named_pos[:2]})
+        elif re.search(SHARED, f):
+            slots.standalone = (self.label, {"kind": "pos" if re.search(DIFFERENT_POS, f) else "shared"})
+        if slots.standalone and slots.standalone[0] == self.label:
+            slots.pos, slots.word = None, None
+
+    def variants(self, facts: Facts) -> list[dict]:
+        return [{"kind": "shared"}, {"kind": "pos"}, {"kind": "variants"},
+                {"kind": "pair", "pos": ["noun", "verb"]}, {"kind": "pair", "pos": ["noun", "adjective"]},
+                {"kind": "pair", "pos": ["adjective", "adverb"]}]
+
+    def build(self, slots: dict, rng: random.Random):
+        kind = slots["kind"]
+        lemma, wr, pos = Var("lemma"), Var("wr"), Var("pos")
+        in_bank = Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK))
+        if kind == "variants":
+            where = Group([in_bank, Triple(lemma, IRI.of("ontolex:writtenRep"), wr)])
+            forms = Call("GROUP_CONCAT", (Call("STR", (wr,)),), distinct=True, separator=LIST_SEPARATOR)
+            query = Select([lemma, (forms, Var("forms"))], where, group_by=[lemma],
+                           having=[Op(">", (Call("COUNT", (wr,), distinct=True), Lit(1)))], order_by=[lemma])
+            f = frag("standalone", ["Quali lemmi hanno più di una forma scritta?", "Quali lemmi si scrivono in più modi?"],
+                     ["Which lemmas have more than one written form?", "Which lemmas can be spelled in several ways?"],
+                     "Trova i lemmi della Lemma Bank con più di un ontolex:writtenRep (GROUP BY, HAVING).",
+                     "Find the Lemma Bank's lemmas with more than one ontolex:writtenRep (GROUP BY, HAVING).",
+                     ling=("Quali lemmi presentano varianti grafiche?", "Which lemmas have spelling variants?"))
+            return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forma", "form")]
+        if kind == "pair":
+            first, second = slots["pos"]
+            other = Var("other")
+            where = Group([Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + first)), in_bank,
+                           Triple(lemma, IRI.of("ontolex:writtenRep"), wr),
+                           Triple(other, IRI.of("ontolex:writtenRep"), wr),
+                           Triple(other, IRI.of("lila:hasPOS"), IRI(LILA + second)),
+                           Triple(other, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK))])
+            query = Select([wr], where, distinct=True, order_by=[wr])
+            (it1, en1, _), (it2, en2, _) = POS[first], POS[second]
+            sg_it = {"sostantivi": "un sostantivo", "verbi": "un verbo", "aggettivi": "un aggettivo", "avverbi": "un avverbio"}
+            sg_en = {"nouns": "a noun", "verbs": "a verb", "adjectives": "an adjective", "adverbs": "an adverb"}
+            a_it, b_it = sg_it.get(it1, it1), sg_it.get(it2, it2)
+            a_en, b_en = sg_en.get(en1, en1), sg_en.get(en2, en2)
+            f = frag("standalone", [f"Quali forme scritte sono sia {a_it} sia {b_it}?",
+                                    f"Quali parole si scrivono allo stesso modo come {a_it} e come {b_it}?"],
+                     [f"Which written forms are both {a_en} and {b_en}?",
+                      f"Which words are spelled the same as {a_en} and as {b_en}?"],
+                     f"Trova gli ontolex:writtenRep condivisi da un lemma con lila:hasPOS lila:{first} e uno con "
+                     f"lila:hasPOS lila:{second}.",
+                     f"Find the ontolex:writtenRep shared by a lemma with lila:hasPOS lila:{first} and one with "
+                     f"lila:hasPOS lila:{second}.",
+                     ling=(f"Quali omografi hanno un lemma {a_it[3:] if a_it.startswith('un ') else a_it} e uno "
+                           f"{b_it[3:] if b_it.startswith('un ') else b_it}?",
+                           f"Which homographs have {a_en} lemma and {b_en} lemma?"))
+            return query, [f], {self.label: 0.9, "POS_FILTER": 0.7}, [(it1, en1), (it2, en2)]
+        where = Group([in_bank, Triple(lemma, IRI.of("ontolex:writtenRep"), wr)])
+        lemmas = Call("COUNT", (lemma,), distinct=True)
+        if kind == "pos":
+            where.add(Triple(lemma, IRI.of("lila:hasPOS"), pos))
+            tags = Call("GROUP_CONCAT", (Call("STR", (pos,)),), distinct=True, separator=LIST_SEPARATOR)
+            query = Select([wr, (lemmas, Var("lemmas")), (tags, Var("partsOfSpeech"))], where, group_by=[wr],
+                           having=[Op(">", (Call("COUNT", (pos,), distinct=True), Lit(1)))], order_by=[wr])
+            f = frag("standalone", ["Quali forme scritte corrispondono a lemmi di parti del discorso diverse?",
+                                    "Quali omografi hanno parti del discorso diverse?"],
+                     ["Which written forms belong to lemmas with different parts of speech?",
+                      "Which homographs have different parts of speech?"],
+                     "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli con più di un lila:hasPOS.",
+                     "Group the Lemma Bank's ontolex:writtenRep and keep those with more than one lila:hasPOS.",
+                     ling=("Quali omografi creano ambiguità di parte del discorso?",
+                           "Which homographs create part-of-speech ambiguity?"))
+            return query, [f], {self.label: 0.9, "POS_FILTER": 0.6, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
+        query = Select([wr, (lemmas, Var("lemmas"))], where, group_by=[wr],
+                       having=[Op(">", (lemmas, Lit(1)))], order_by=[wr])
+        f = frag("standalone", ["Quali forme scritte corrispondono a più di un lemma?", "Quali sono gli omografi di LiITA?"],
+                 ["Which written forms belong to more than one lemma?", "Which words of LiITA are homographs?"],
+                 "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli di più di un lemma (HAVING).",
+                 "Group the Lemma Bank's ontolex:writtenRep and keep those of more than one lemma (HAVING).",
+                 ling=("Quali omografi registra la Lemma Bank?", "Which homographs does the Lemma Bank record?"))
+        return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
+
+    def sparql_weight(self, f) -> float:
+        return 0.0
+
+
+PATTERN = Homograph()
