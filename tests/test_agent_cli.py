@@ -52,7 +52,7 @@ def test_agent_json_and_json_stream():
     full = runner.invoke(app, ["agent", "--json", QUESTION])
     assert full.exit_code == 0, full.output
     data = json.loads(full.output)
-    assert data["final"]["source"] == "explore:hypolemma-lemma" and data["rows"]["variables"] == ["wr", "emotionLabel"]
+    assert data["final"]["source"] == "explore:hypolemma-lemma" and data["rows"]["variables"] == ["emotionLabel"]
     assert [q["attempt"] for q in data["queries"]][-1] == 2
     streamed = runner.invoke(app, ["agent", "--stream", "--json", QUESTION])
     steps = [json.loads(line) for line in streamed.output.splitlines()]

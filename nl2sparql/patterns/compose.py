@@ -93,8 +93,8 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     if finisher is not None:
         finisher.finish_shape(frame)
     _complit_native(frame)
-    if frame.shape == "word" and frame.projection and frame.wr not in frame.projection:
-        frame.projection.insert(0, frame.wr)  # the word asked about, then what the question asks of it
+    if frame.shape == "word" and frame.projection and frame.wr not in frame.projection and _several_words(frame):
+        frame.projection.insert(0, frame.wr)  # several words asked about: each row says which one
     if frame.shape == "list":
         # the words a question asks for are their written forms; the lemma IRIs only when it asks for them
         head = [frame.wr, frame.lemma] if frame.answer.get("lemma_iri") else [frame.wr]
@@ -134,6 +134,20 @@ def finish_query(frame: Frame, limit: int | None = None) -> Select:
     for finish in frame.finishers:
         finish(query)
     return query
+
+
+def _several_words(frame: Frame) -> bool:
+    """True when the frame is about more than one named word (its VALUES lists several)."""
+    return any(isinstance(e, Values) and e.var == frame.wr and len(e.values) > 1 for e in _all_elements(frame.where))
+
+
+def _all_elements(group):
+    """Every element of a group and of the groups inside it (a SERVICE's, an OPTIONAL's)."""
+    for element in group.elements:
+        yield element
+        inner = getattr(element, "group", None)
+        if inner is not None:
+            yield from _all_elements(inner)
 
 
 def _complit_native(frame: Frame) -> None:

@@ -172,14 +172,9 @@ def _start_requests(text: Text, slots: Slots) -> None:
 ASKS_IRI = r"\b(?:iris?|uris?|urls?|risors[ae]|resources?|identificativ[oi]|identifiers?|lila:lemma)\b"
 
 
-#: A list whose head is "lemmas" asks for the lemmas themselves: each one's IRI next to its written form
-#: ("words" ask for written forms).
-ASKS_LEMMAS = r"\b(?:lemmi|lemmas|lemmata|lila:lemma)\b"
-
-
 def _answer(text: Text, slots: Slots) -> None:
     """What the answer must show beyond the catalogue's default columns: the lemma IRIs, when asked for."""
-    if text.asks(ASKS_IRI) or text.asks(ASKS_LEMMAS):
+    if text.asks(ASKS_IRI):
         slots.answer["lemma_iri"] = True
 
 
