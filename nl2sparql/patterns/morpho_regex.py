@@ -8,10 +8,10 @@ import re
 
 from ..folding import fold_same_length
 from ..namespaces import expand
-from ..sparql.model import Call, Filter, Lit, str_
+from ..sparql.model import Call, Filter, Lit, Op, str_
 from .base import Facts, Frame, frag, quote
 from .pattern import Pattern
-from .reading import NOT_A_WORD, VALUE, Text, is_quoted, reads
+from .reading import NOT_A_WORD, QUOTED, VALUE, Text, is_quoted, reads
 from .sense_definition import DEFINITION_NOUNS
 
 WRITTEN_REP, RDFS_LABEL = expand("ontolex:writtenRep"), expand("rdfs:label")
@@ -112,13 +112,13 @@ class MorphoRegex(Pattern):
     ]
     compose = {"constraint": 2}
     build_order = 2
-    slot_fields = {"affixes": list}
+    slot_fields = {"affixes": list, "affixes_any": False}
 
     @reads(40)
     def read_affixes(self, text: Text, slots) -> None:
         """Prefixes, suffixes and substrings ("che finiscono in -zione", "starting with 'ri'")."""
         for kind, cue in AFFIX_CUES:
-            for m in list(re.finditer(rf"\b{cue}\b{AFFIX_FILLER}{VALUE}", text.folded)):
+            for m in list(re.finditer(rf"\b{cue}\b{AFFIX_FILLER}(?:\(\s*)?{VALUE}", text.folded)):
                 before = text.folded[max(0, m.start() - 40):m.start()]
                 if re.search(rf"(?:{DEFINITION_NOUNS})\s+(?:\w+\s+)?$", before) or (
                         kind == "contains" and re.search(DEFINITION_NOUNS, before)):
@@ -132,10 +132,28 @@ class MorphoRegex(Pattern):
                 affix = text.value(m)
                 if affix and (kind, affix) not in slots.affixes:
                     slots.affixes.append((kind, affix))
+                    self._read_alternatives(text, slots, kind, m.end())
         if slots.affixes and text.has(r"\bregex\b|\bregular expression|espressione regolare"):
             slots.notes.append("regex")
 
+    @staticmethod
+    def _read_alternatives(text: Text, slots, kind: str, end: int) -> None:
+        """"-ino, -etto o -ello", "(-one, -ona)": further affixes of the same kind right after one, either of them."""
+        tail = re.match(rf"(?:\s*\)?\s*(?:,|\bo\b|\bor\b|\boppure\b|\be\b|\band\b|\()\s*(?:-[a-z]+|[a-z]+-|{QUOTED}))+",
+                        text.folded[end:])
+        if not tail:
+            return
+        for m in re.finditer(rf"(?P<v>-[a-z]+|[a-z]+-|{QUOTED})", tail.group(0)):
+            value = text.original[end + m.start():end + m.end()].strip("«»\"'").strip("-")
+            if value and (kind, value) not in slots.affixes:
+                slots.affixes.append((kind, value))
+                slots.affixes_any = True
+        text.mask(end, end + tail.end())
+
     def constraint_steps(self, slots) -> list[dict]:
+        if slots.affixes_any and len({kind for kind, _ in slots.affixes}) == 1:
+            kind = slots.affixes[0][0]
+            return [{"kind": kind, "affix": slots.affixes[0][1], "any": [a for _, a in slots.affixes]}]
         return [{"kind": kind, "affix": affix, "regex": "regex" in slots.notes and kind != "contains"}
                 for kind, affix in slots.affixes]
 
@@ -166,6 +184,9 @@ class MorphoRegex(Pattern):
         return _containing(facts, affix)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("any"):
+            self._build_any(frame, slots["kind"], list(slots["any"]))
+            return
         kind, affix = slots["kind"], slots["affix"]
         target = str_(frame.wr)
         test = "REGEX" if slots.get("regex") else {"prefix": "STRSTARTS", "suffix": "STRENDS", "contains": "CONTAINS"}[kind]
@@ -194,6 +215,22 @@ class MorphoRegex(Pattern):
                  f"with an ontolex:writtenRep that {en_verb} {quote('en', affix)} ({test})")
         frame.fragments.append(f)
         frame.slot(kind, affix)
+        frame.tag(self.label, 0.9)
+
+    def _build_any(self, frame: Frame, kind: str, affixes: list[str]) -> None:
+        """Written forms with any of the affixes: ``FILTER(STRENDS(STR(?wr), "ino") || STRENDS(STR(?wr), "etto"))``."""
+        test = {"prefix": "STRSTARTS", "suffix": "STRENDS", "contains": "CONTAINS"}[kind]
+        tests = [Call(test, (str_(frame.wr), Lit(a))) for a in affixes]
+        frame.where.add(Filter(Op("||", tuple(tests))))
+        shown_it = ", ".join(quote("it", affix_text(kind, a)) for a in affixes[:-1]) + " o " + quote("it", affix_text(kind, affixes[-1]))
+        shown_en = ", ".join(quote("en", affix_text(kind, a)) for a in affixes[:-1]) + " or " + quote("en", affix_text(kind, affixes[-1]))
+        it = {"prefix": f"iniziano con {shown_it}", "suffix": f"finiscono in {shown_it}", "contains": f"contengono {shown_it}"}
+        en = {"prefix": f"start with {shown_en}", "suffix": f"end in {shown_en}", "contains": f"contain {shown_en}"}
+        frame.fragments.append(frag("constraint", it[kind], en[kind],
+                                    f"con un ontolex:writtenRep che soddisfa {test} per uno tra {shown_it}",
+                                    f"with an ontolex:writtenRep passing {test} for one of {shown_en}"))
+        for a in affixes:
+            frame.slot(kind, a)
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

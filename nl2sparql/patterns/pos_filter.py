@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from ..sparql.model import IRI, Triple
+from ..sparql.model import IRI, Triple, Values
 from .base import Facts, Frame, frag
 from .pattern import Pattern
 from .reading import Text, reads
@@ -42,17 +42,23 @@ class PosFilter(Pattern):
     ]
     compose = {"constraint": 1}
     build_order = 1
-    slot_fields = {"pos": None, "gender": None}
+    slot_fields = {"pos": None, "gender": None, "pos_any": list}
 
     @reads(102)
     def read_pos(self, text: Text, slots) -> None:
-        """The first part of speech named (proper nouns before nouns)."""
+        """The parts of speech named: the first one (proper nouns before nouns), and every one when the question
+        names several ("sostantivi o aggettivi", "nouns and verbs": a lemma has one, so either of them)."""
+        found = []
         for name, words in POS_WORDS:
             m = re.search(rf"\b(?:{words})\b", text.folded)
             if m:
-                slots.pos = name
+                found.append((m.start(), name, m.span()))
                 text.mask(*m.span())
-                return
+        if found:
+            found.sort()
+            slots.pos = found[0][1]
+            if len(found) >= 2:
+                slots.pos_any = [name for _, name, _ in found]
 
     @reads(103)
     def read_gender(self, text: Text, slots) -> None:
@@ -62,6 +68,8 @@ class PosFilter(Pattern):
                 slots.gender = name
 
     def constraint_steps(self, slots) -> list[dict]:
+        if len(slots.pos_any) >= 2:
+            return [{"pos": slots.pos_any[0], "any": list(slots.pos_any)}]
         if not (slots.pos or slots.gender):
             return []
         step = {"pos": slots.pos or "noun"}
@@ -89,6 +97,9 @@ class PosFilter(Pattern):
         return out
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("any"):
+            self._build_any(frame, list(slots["any"]))
+            return
         pos, gender = slots["pos"], slots.get("gender")
         it_pl, en_pl, it_adj = POS[pos]
         en_sg = en_pl[:-1]
@@ -107,6 +118,20 @@ class PosFilter(Pattern):
             frame.slot("gender", gender, g_it, g_en)
         frame.slot("pos", pos, it_pl, en_pl)
         frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech, ling=(it_ling, en_ling)))
+        frame.tag(self.label, 0.9)
+
+    def _build_any(self, frame: Frame, names: list[str]) -> None:
+        """Lemmas of any of the parts of speech: ``VALUES ?pos { lila:noun lila:adjective } ?lemma lila:hasPOS ?pos``."""
+        pos = frame.fresh("pos")
+        frame.where.add(Values(pos, [IRI(LILA + n) for n in names]), Triple(frame.lemma, IRI.of("lila:hasPOS"), pos))
+        it = " o ".join(POS[n][0] for n in names)
+        en = " or ".join(POS[n][1] for n in names)
+        tech = " ".join(f"lila:{n}" for n in names)
+        frame.fragments.append(frag("head", it, en, f"con lila:hasPOS tra {tech}", f"with lila:hasPOS among {tech}",
+                                    ling=(f"lemmi {' o '.join(POS[n][2] for n in names)}",
+                                          f"{' or '.join(POS[n][1][:-1] for n in names)} lemmas")))
+        for name in names:
+            frame.slot("pos", name, POS[name][0], POS[name][1])
         frame.tag(self.label, 0.9)
 
     def sparql_weight(self, f) -> float:

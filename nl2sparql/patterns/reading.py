@@ -43,9 +43,10 @@ MASK = "\x01"
 HIDDEN = "\x02"  # quoted text in the folded copy: cue words inside quotes never fire
 QUOTED = r"«[^»\x01]{1,60}»|\"[^\"\x01]{1,60}\"|(?<![a-z])'[^'\x01\n]{1,40}'(?![a-z])"
 VALUE = rf"(?P<v>{QUOTED}|-?[a-z][a-z]*-?)"
-#: Glosses in parentheses: a translation right after a quoted word ("'cane' (dog)") or an aside that starts
-#: like one ("(likely adverbs)", "(i.e., hyponyms)"). Lists and affixes in parentheses are content.
+#: Glosses in parentheses: a translation right after a quoted word ("'cane' (dog)"), one or two plain words, or an
+#: aside that starts like one ("(likely adverbs)", "(i.e., hyponyms)"). Lists and affixes in parentheses are content.
 GLOSSES = (r"(?<=[»\"'])\s*(?P<g>\((?:to\s+)?[a-z]+(?:\s+[a-z]+){0,2}\))",
+           r"(?P<g>\([a-z]+(?:\s+[a-z]+)?\))",  # one or two plain words: "the parts (meronyms) of", "(POS)"
            r"(?P<g>\((?:likely|probably|e\.\s?g\.|eg|i\.\s?e\.|ie|such as|for example|for instance|cioe|ad es\.|"
            r"ad esempio|per esempio|check if correct|service integration)\b[^()]{0,80}\))")
 # (quoted contents are HIDDEN characters in the folded copy; QUOTED matches them too)
