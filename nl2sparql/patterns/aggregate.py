@@ -60,6 +60,7 @@ def _grouping(frame, group: str | None) -> Var | None:
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), Triple(entry, IRI.of(facet.prop), key))
     else:
         frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+    frame.where.add(*facet.typed(key))
     return key
 
 
@@ -146,7 +147,8 @@ class Aggregate(StandalonePattern):
         by_en = f", grouped by {FACETS[group].prop}" if group else ""
         return frag("standalone", it, en,
                     f"Calcola {function}({measure.tech}) sui lila:Lemma{space(tech_it)}, un valore per lemma{by_it}.",
-                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.")
+                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.",
+                    lead="lexicon")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:

@@ -96,15 +96,14 @@ class DialectSide(Pattern):
     def scope(self, frame: Frame, values: dict) -> None:
         """The focus lemmas are the dialect bank's: its ``dcterms:isPartOf`` replaces the Lemma Bank's."""
         bank_iri = DIALECT[values["bank"]][2]
-        for triple in frame.base:  # the same objects stand in frame.where
-            if isinstance(triple, Triple) and triple.p == IRI.of("dcterms:isPartOf"):
-                triple.o = IRI(bank_iri)
+        frame.confine(bank_iri)
         frame.bank = values["bank"]
         it, en = DIALECT[values["bank"]][0], DIALECT[values["bank"]][1]
         forms = DIALECT_FORMS[values["bank"]]
         frame.fragments.append(frag("scope", [f"del {it}", f"della Lemma Bank {forms['fs']}"],
                                     [f"in {en}", f"of the {en} Lemma Bank"],
-                                    f"con dcterms:isPartOf <{bank_iri}>", f"with dcterms:isPartOf <{bank_iri}>"))
+                                    f"con dcterms:isPartOf <{bank_iri}>", f"with dcterms:isPartOf <{bank_iri}>",
+                                    lead="dialect"))
         frame.slot("bank", values["bank"], it, en)
         frame.tag(self.label, 0.9)
 
@@ -121,7 +120,7 @@ class DialectSide(Pattern):
         frame.fragments.append(frag("pair", [sg("la traduzione italiana"), sg("l'equivalente italiano")],
                                     [sg("the Italian translation"), sg("the Italian equivalent")],
                                     "la voce italiana collegata da vartrans:translatableAs",
-                                    "the Italian entry linked by vartrans:translatableAs"))
+                                    "the Italian entry linked by vartrans:translatableAs", lead="dialect"))
         frame.tag(self.label, 0.9)
         frame.tag("TRANSLATION", 0.7)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..namespaces import (PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, PREFIXES,
                           SICILIANO_LEMMA_BANK, SICILIANO_LEXICON)
+from ..sparql.model import IRI, Triple
 
 LILA = PREFIXES["lila"]
 ELITA = PREFIXES["elita"]
@@ -131,12 +132,20 @@ class Facet:
     on_entry: bool
     it: str
     en: str
+    #: the class every value is an instance of, where the KB types them (``None``: untyped values)
+    of_class: str | None = None
+
+    def typed(self, key) -> list[Triple]:
+        """``?key a <class>``: only the values of the class the facet claims (ELITA's ``elita:HasEmotion`` also
+        points to its affective dimensions, which are no emotions); empty for untyped values."""
+        return [Triple(key, IRI.of("rdf:type"), IRI.of(self.of_class))] if self.of_class else []
 
 
 FACETS: dict[str, Facet] = {
     "pos": Facet(r"parte del discorso|part of speech|pos|categoria grammaticale", "lila:hasPOS", False,
                  "ciascuna parte del discorso", "part of speech"),
-    "emotion": Facet(r"emozion\w*|emotions?", "elita:HasEmotion", True, "ciascuna emozione di ELITA", "ELITA emotion"),
+    "emotion": Facet(r"emozion\w*|emotions?", "elita:HasEmotion", True, "ciascuna emozione di ELITA", "ELITA emotion",
+                     "elita:Emotion"),
     "gender": Facet(r"genere|gender", "lila:hasGender", False, "ciascun genere grammaticale", "grammatical gender"),
     "polarity": Facet(r"polarita|polarity", "marl:hasPolarity", True, "ciascuna classe di polarità Sentix",
                       "Sentix polarity class"),
@@ -150,6 +159,18 @@ PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of ever
              r"from each|in each|da ciascun[oa]?|in ciascun[oa]?|in ogni|"
              r"distribuzione per|distribution by|"
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
+
+
+#: The closed vocabulary each slot takes its values from (slot name → the table whose keys are its values): a slot
+#: value outside it is an individual of another class (ELITA's *Valenza* is a dimension, not an emotion).
+SLOT_VOCABULARIES: dict[str, dict] = {"emotion": EMOTION, "pos": POS, "gender": GENDER, "polarity": POLARITY,
+                                      "dialect": DIALECT, "bank": DIALECT, "group_by": FACETS}
+
+
+def in_vocabulary(slot: str, value: str) -> bool:
+    """False when ``slot`` names a closed vocabulary and ``value`` is not one of its members."""
+    table = SLOT_VOCABULARIES.get(slot)
+    return table is None or value in table
 
 
 def facet_named(word: str) -> str | None:
