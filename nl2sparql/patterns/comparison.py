@@ -30,6 +30,8 @@ COMPARATIVES = (
                          r"more positive|most positive|higher (?:sentix )?polarity|highest (?:sentix )?polarity"),
     ("polarity", "asc", r"piu negativ\w*|(?:polarita|polarity)(?: sentix)? (?:piu bassa|lower|lowest|minore)|"
                         r"more negative|most negative|lower (?:sentix )?polarity|lowest (?:sentix )?polarity"),
+    ("length", "desc", r"piu lung\w*|longer|longest"),
+    ("length", "asc", r"piu cort\w*|piu brev\w*|shorter|shortest"),
 )
 #: The question picks one of the words it names ("quale", "which").
 WHICH = r"\b(?:quale|chi|which|who)\b"

@@ -65,7 +65,8 @@ class CountEntities(StandalonePattern):
             return
         constraints = slots.affixes or slots.emotions or slots.polarity or slots.threshold is not None or \
             slots.relation or slots.definition_contains or slots.min_senses or slots.gender or slots.word or \
-            slots.absent or slots.translation_target or slots.min_forms is not None or slots.min_senses is not None
+            slots.absent or slots.translation_target or slots.min_forms is not None or slots.min_senses is not None or \
+            slots.lengths or slots.bank or slots.listed
         by = re.search(PER_FACET, f)
         if by and not (constraints or slots.pos):
             slots.standalone = (self.label, {"kind": "by", "by": facet_named(by.group("key"))})

@@ -35,6 +35,23 @@ ROOTS = ("acqua", "terra", "fiore", "luce", "sole", "mare", "porta", "mano", "ca
          "pietra", "ferro", "latte", "grafia", "logo", "fono", "metro", "crono", "foto", "idro", "psico", "termo")
 
 
+_UNIT = r"(?:lettere|caratteri|letters|characters|chars)"
+#: Length tests on the written form: (regex with the numbers ``n`` and maybe ``m``, the comparisons they give).
+LENGTHS = (
+    (rf"\b(?:tra|between|fra)\s+(?P<n>\d+)\s+(?:e|and)\s+(?P<m>\d+)\s+{_UNIT}", (">=", "<=")),
+    (rf"\b(?:piu lung\w* di|longer than|more than|over|oltre|piu di|with more than)\s+(?P<n>\d+)\s+{_UNIT}", (">",)),
+    (rf"\b(?:piu cort\w* di|shorter than|fewer than|less than|meno di)\s+(?P<n>\d+)\s+{_UNIT}", ("<",)),
+    (rf"\b(?P<n>\d+)\s+(?:{_UNIT}\s+)?(?:o|or)\s+(?:meno|fewer|less)(?:\s+{_UNIT})?", ("<=",)),
+    (rf"\b(?:at most|al massimo|massimo|up to|fino a)\s+(?P<n>\d+)\s+{_UNIT}", ("<=",)),
+    (rf"\b(?P<n>\d+)\s+(?:{_UNIT}\s+)?(?:o|or)\s+(?:piu|more)(?:\s+{_UNIT})?", (">=",)),
+    (rf"\b(?:at least|almeno)\s+(?P<n>\d+)\s+{_UNIT}", (">=",)),
+    (rf"\b(?:di|of|with|con|lunghe|long|esattamente|exactly)\s+(?:esattamente\s+|exactly\s+)?(?P<n>\d+)\s+{_UNIT}", ("=",)),
+)
+_LENGTH_WORDS = {">": ("più di {n} lettere", "more than {n} letters"), "<": ("meno di {n} lettere", "fewer than {n} letters"),
+                 ">=": ("almeno {n} lettere", "at least {n} letters"), "<=": ("al massimo {n} lettere", "at most {n} letters"),
+                 "=": ("{n} lettere", "{n} letters")}
+
+
 def affix_text(kind: str, affix: str) -> str:
     """How a question writes an affix: «-zione», «anti-», or the bare string for a substring."""
     return f"-{affix}" if kind == "suffix" else f"{affix}-" if kind == "prefix" else affix
@@ -112,7 +129,7 @@ class MorphoRegex(Pattern):
     ]
     compose = {"constraint": 2}
     build_order = 2
-    slot_fields = {"affixes": list, "affixes_any": False}
+    slot_fields = {"affixes": list, "affixes_any": False, "lengths": list}
 
     @reads(40)
     def read_affixes(self, text: Text, slots) -> None:
@@ -136,6 +153,17 @@ class MorphoRegex(Pattern):
         if slots.affixes and text.has(r"\bregex\b|\bregular expression|espressione regolare"):
             slots.notes.append("regex")
 
+    @reads(41)
+    def read_lengths(self, text: Text, slots) -> None:
+        """Tests on the written form's length ("più lunghe di 10 lettere", "between 12 and 15 characters")."""
+        for pattern, ops in LENGTHS:
+            m = text.search(pattern)
+            if m:
+                numbers = [int(m.group("n"))] + ([int(m.group("m"))] if "m" in m.groupdict() and m.group("m") else [])
+                slots.lengths = [[op, n] for op, n in zip(ops, numbers)]
+                text.mask(*m.span())
+                return
+
     @staticmethod
     def _read_alternatives(text: Text, slots, kind: str, end: int) -> None:
         """"-ino, -etto o -ello", "(-one, -ona)": further affixes of the same kind right after one, either of them."""
@@ -151,6 +179,10 @@ class MorphoRegex(Pattern):
         text.mask(end, end + tail.end())
 
     def constraint_steps(self, slots) -> list[dict]:
+        lengths = [{"kind": "length", "lengths": [list(t) for t in slots.lengths]}] if slots.lengths else []
+        return lengths + self._affix_steps(slots)
+
+    def _affix_steps(self, slots) -> list[dict]:
         if slots.affixes_any and len({kind for kind, _ in slots.affixes}) == 1:
             kind = slots.affixes[0][0]
             return [{"kind": kind, "affix": slots.affixes[0][1], "any": [a for _, a in slots.affixes]}]
@@ -184,6 +216,9 @@ class MorphoRegex(Pattern):
         return _containing(facts, affix)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("kind") == "length":
+            self._build_length(frame, [tuple(t) for t in slots["lengths"]])
+            return
         if slots.get("any"):
             self._build_any(frame, slots["kind"], list(slots["any"]))
             return
@@ -216,6 +251,19 @@ class MorphoRegex(Pattern):
         frame.fragments.append(f)
         frame.slot(kind, affix)
         frame.tag(self.label, 0.9)
+
+    def _build_length(self, frame: Frame, tests: list[tuple[str, int]]) -> None:
+        """``FILTER(STRLEN(STR(?wr)) > 10)``: the written form's length in characters."""
+        length = Call("STRLEN", (str_(frame.wr),))
+        for op, n in tests:
+            frame.where.add(Filter(Op(op, (length, Lit(int(n))))))
+        it = " e ".join(_LENGTH_WORDS[op][0].format(n=n) for op, n in tests)
+        en = " and ".join(_LENGTH_WORDS[op][1].format(n=n) for op, n in tests)
+        tech = " e ".join(f"STRLEN {op} {n}" for op, n in tests)
+        frame.fragments.append(frag("constraint", [f"hanno {it}", f"sono lunghe {it}"], [f"have {en}", f"are {en} long"],
+                                    f"con un ontolex:writtenRep di {tech}", f"with an ontolex:writtenRep of {tech}"))
+        frame.slot("length", ", ".join(f"{op}{n}" for op, n in tests))
+        frame.tag(self.label, 0.8)
 
     def _build_any(self, frame: Frame, kind: str, affixes: list[str]) -> None:
         """Written forms with any of the affixes: ``FILTER(STRENDS(STR(?wr), "ino") || STRENDS(STR(?wr), "etto"))``."""
