@@ -66,7 +66,7 @@ class CountEntities(StandalonePattern):
         constraints = slots.affixes or slots.emotions or slots.polarity or slots.threshold is not None or \
             slots.relation or slots.definition_contains or slots.min_senses or slots.gender or slots.word or \
             slots.absent or slots.translation_target or slots.min_forms is not None or slots.min_senses is not None or \
-            slots.lengths or slots.bank or slots.listed
+            slots.lengths or slots.listed
         by = re.search(PER_FACET, f)
         if by and not (constraints or slots.pos):
             slots.standalone = (self.label, {"kind": "by", "by": facet_named(by.group("key"))})
@@ -89,8 +89,9 @@ class CountEntities(StandalonePattern):
             slots.standalone = (self.label, {"kind": "pos", "pos": slots.pos})
 
     def count_fallback(self, slots) -> tuple[dict, str] | None:
-        """Nothing to count by: the Italian Lemma Bank."""
-        return {"kind": "bank", "bank": "italian"}, "nothing to count by: counting the Italian Lemma Bank"
+        """Nothing to count by: the lemma bank the question is about (the Italian Lemma Bank by default)."""
+        bank = slots.bank or "italian"
+        return {"kind": "bank", "bank": bank}, f"nothing to count by: counting the {bank} lemma bank"
 
     def variants(self, facts: Facts) -> list[dict]:
         out = [{"kind": "bank", "bank": b} for b in ("italian", *DIALECT)]
