@@ -119,15 +119,21 @@ class LexicalForm(Pattern):
             return
         slots.forms = True
         slots.forms_count = slots.min_forms is None and text.asks(FORMS_COUNT)
+        # a feature value named once is a condition ("the future tense"); two values of one property are the
+        # column's examples ("number (singular/plural)")
+        named = [name for name, words in FEATURE_WORDS if text.asks(rf"\b(?:{words})\b")]
+        by_prop: dict[str, list[str]] = {}
+        for name in named:
+            by_prop.setdefault(FEATURES[name][0], []).append(name)
+        conditions = {prop: names[0] for prop, names in by_prop.items() if len(names) == 1}
         everything = text.asks(ALL_FEATURES)
-        for column, (_, words) in FEATURE_COLUMNS.items():
-            if everything or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
+        for column, (prop, words) in FEATURE_COLUMNS.items():
+            if prop in conditions:
+                continue  # "in the future tense": the tense is the condition, not a column
+            if everything or prop in by_prop or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
                 slots.form_columns.append(column)
-        for name, words in FEATURE_WORDS:
-            prop = FEATURES[name][0]
-            if text.asks(rf"\b(?:{words})\b") and not any(FEATURE_COLUMNS[c][0] == prop for c in slots.form_columns):
-                slots.form_feature = name
-                break
+        if conditions:
+            slots.form_feature = next(name for name in named if FEATURES[name][0] in conditions)
 
     def word_steps(self, slots) -> list[dict]:
         if not slots.forms or slots.min_forms is not None:

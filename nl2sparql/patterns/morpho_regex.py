@@ -232,6 +232,8 @@ class MorphoRegex(Pattern):
             frame.where.add(Filter(Call(test, (target, Lit(affix)))))
         shown = affix_text(kind, affix)
         qi, qe = quote("it", shown), quote("en", shown)
+        if len(affix) == 1:  # "start with the letter «z»", not «z-»
+            qi, qe = f"la lettera {quote('it', affix)}", f"the letter {quote('en', affix)}"
         real = is_real(kind, affix)
         if kind == "prefix":
             it, en = [f"iniziano con {qi}", f"cominciano con {qi}"], [f"start with {qe}", f"begin with {qe}"]
