@@ -64,10 +64,13 @@ class EmbeddedKB(KnowledgeBase):
     def __init__(self, store: ox.Store, *, path: Path | None = None,
                  services: dict[str, str] | None = None, limits: Limits | None = None,
                  workers: int = 1, description: str = "embedded", union_materialised: bool = False,
-                 service_map: ServiceMap | None = None):
+                 service_map: ServiceMap | None = None, origin: Iterable[Path] | None = None):
         super().__init__(limits)
         self.store = store
         self.path = path
+        #: Where the content came from (the store directory, or the RDF files loaded): keys its
+        #: per-KB artefacts (:mod:`.artefacts`); ``None`` for a store made in code.
+        self.origin = tuple(Path(p) for p in origin) if origin is not None else ((path,) if path else None)
         self.services = dict(DEFAULT_SERVICES if services is None else services)
         #: Service IRIs the user mapped to another endpoint: refused here (no network from the store).
         self.remote_services: dict[str, str] = {}
@@ -93,11 +96,12 @@ class EmbeddedKB(KnowledgeBase):
     @classmethod
     def in_memory(cls, files: Iterable[Path], progress: bool = False, **kw) -> "EmbeddedKB":
         """Load ``files`` into a fresh in-memory store."""
+        files = list(files)
         store = ox.Store()
         load_files(store, files, progress=progress)
         services = kw.get("services")
         materialise_default_graph(store, set((DEFAULT_SERVICES if services is None else services).values()))
-        return cls(store, union_materialised=True, **kw)
+        return cls(store, union_materialised=True, origin=files, **kw)
 
     @classmethod
     def on_disk(cls, path: Path, memory: bool = False, **kw) -> "EmbeddedKB":
@@ -124,7 +128,7 @@ class EmbeddedKB(KnowledgeBase):
             # the graphs materialise_default_graph() copied into the default graph when the store was built
             union = {g.value for g in store.named_graphs()
                      if g.value not in set(meta.get("service_graphs", []))} if materialised else None
-            return cls(copy_to_memory(store, union), union_materialised=materialised, **kw)
+            return cls(copy_to_memory(store, union), union_materialised=materialised, origin=(path,), **kw)
         return cls(store, path=path, union_materialised=materialised, **kw)
 
     @staticmethod

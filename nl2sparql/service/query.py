@@ -75,10 +75,10 @@ def fix(query: str, *, kb: KBLike = None, execute: bool = False) -> FixResult:
 
 def kb_info(*, kb: KBLike = None, timeout: float = 120.0) -> KBInfo:
     """Graphs with their triple counts, classes and properties (with counts) of the KB."""
-    from ..kb.profile import profile_kb
+    from ..kb.profile import kb_profile
 
     with using_kb(kb) as store:
-        profile = profile_kb(store, timeout=timeout).to_json()
+        profile = kb_profile(store, timeout=timeout).to_json()
     return KBInfo(profile["kb"], profile["triples"], profile["graphs"])
 
 
