@@ -26,7 +26,7 @@ from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
 from ..sparql.syntax import relocate_error
 from .base import KnowledgeBase, Limits, check_read_query
-from .loader import check_files, load_files
+from .loader import check_files, graph_quads, load_files, phase
 from .results import ResultTable
 from .services import ServiceMap
 from .workers import WorkerPool
@@ -133,11 +133,13 @@ class EmbeddedKB(KnowledgeBase):
 
     @staticmethod
     def build(path: Path, files: Iterable[Path], graph: str | None = None, progress: bool = True,
-              service_graphs: Iterable[str] = (COMPLIT_SERVICE,)) -> int:
+              service_graphs: Iterable[str] = (COMPLIT_SERVICE,), graphs: dict | None = None) -> int:
         """Create (or extend) an on-disk store at ``path`` from ``files``; returns quads loaded.
 
         The default graph is then re-materialised as the union of the data
-        graphs (every graph but ``service_graphs``).
+        graphs (every graph but ``service_graphs``). ``progress`` reports each
+        file and step on stderr; ``graphs`` (a dict) receives the quads of each
+        named graph of the store.
         """
         path = Path(path)
         files = check_files(files)  # before anything is created on disk
@@ -148,9 +150,13 @@ class EmbeddedKB(KnowledgeBase):
         store = ox.Store(str(path))
         try:
             loaded = load_files(store, files, graph=graph, bulk=True, progress=progress)
-            materialise_default_graph(store, service_graphs)
-            store.flush()
-            store.optimize()
+            with phase("building the union default graph (the data graphs, queried as one)", progress):
+                materialise_default_graph(store, service_graphs)
+            with phase("compacting the store", progress):
+                store.flush()
+                store.optimize()
+            if graphs is not None:
+                graphs.update(graph_quads(store))
         finally:
             del store
         tmp = marker.with_suffix(".tmp")

@@ -88,8 +88,9 @@ def load_store(files: Sequence[str | Path], store: str | Path, *, graph: str | N
     from ..kb.embedded import EmbeddedKB
 
     start = time.perf_counter()
-    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress)
-    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2))
+    graphs: dict[str, int] = {}
+    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress, graphs=graphs)
+    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2), graphs)
 
 
 def serve_kb(*, store: str | Path | None = None, port: int | None = None, query_timeout: float = 60.0,
