@@ -109,6 +109,11 @@ class ExecutionFilter(Operator):
     def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, **kw):
         super().__init__(config, **kw)
         self.kb = kb
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        """Stop a :meth:`run_streamed` soon (its candidates' source failed): no more queries, nothing written."""
+        self._cancelled.set()
 
     def _check(self, sparql: str) -> tuple[str | None, int, str, float]:
         start = time.perf_counter()
@@ -149,20 +154,24 @@ class ExecutionFilter(Operator):
         return self._finish(storage, rows, done, passed, stop_after, checkpoint, input_key, output_key)
 
     def run_streamed(self, storage, stream: Iterable[dict], expected: int, all_rows: Callable[[], list[dict]],
-                     input_key: str = "sparql", output_key: str = "result_count") -> StepReport:
+                     input_key: str = "sparql", output_key: str = "result_count") -> StepReport | None:
         """:meth:`run` on candidates that arrive while they are drawn (the composer's, overlapped with it).
 
         The candidates run in their order as they arrive, so the step's rows are those :meth:`run` gives
         on the same candidates. ``expected``: how many will come (for the progress); ``all_rows()``: every
-        candidate, once ``stream`` has ended. No checkpoint is picked up (a fresh step).
+        candidate, once ``stream`` has ended. No checkpoint is picked up (a fresh step). After
+        :meth:`cancel`, nothing is written and ``None`` is returned.
         """
         checkpoint = checkpoint_for(storage)
         done: dict = {}
         stop_after = int(self.config.get("stop_after", 0)) or expected
         answers: set = set()
+        self._cancelled.clear()
         passed = self._execute(stream, expected, 0, 0, done, answers, stop_after, checkpoint, input_key)
         for _ in stream:  # the rest the composer draws after enough passed
             pass
+        if self._cancelled.is_set():
+            return None
         return self._finish(storage, all_rows(), done, passed, stop_after, checkpoint, input_key, output_key)
 
     def _execute(self, todo: Iterable[dict], total: int, finished: int, passed: int, done: dict, answers: set,
@@ -206,7 +215,7 @@ class ExecutionFilter(Operator):
                         checkpoint.append(batch)
                     batch = []
                     self.progress(min(finished, total), total)
-                if passed >= stop_after:
+                if passed >= stop_after or self._cancelled.is_set():
                     break
         finally:
             stop.set()

@@ -382,6 +382,9 @@ class GenerationPipeline:
         worker.start()
         try:
             report: StepReport = composer.operator.run(storage, sink=stream.put, **composer.keys)
+        except BaseException:
+            filt.operator.cancel()  # the queries already queued are dropped, not run
+            raise
         finally:
             stream.close()
             worker.join()
