@@ -249,7 +249,7 @@ def _load_or_build(kb, key: KBKey, path: Path | None, name: str, version: str, w
         if found is not None:
             return found
     if path is None:
-        return _build(kb, key, what, build)
+        return _build(kb, key, what, build, "once per process")
     with _FileLock(path.with_suffix(".lock")) as locked:
         if locked.waited:  # another process built it meanwhile
             found = _read(key, path, version, what, quiet=True)
@@ -261,11 +261,11 @@ def _load_or_build(kb, key: KBKey, path: Path | None, name: str, version: str, w
         return value, built_at
 
 
-def _build(kb, key: KBKey, what: str, build: Callable[[], Any]) -> tuple[Any, float]:
+def _build(kb, key: KBKey, what: str, build: Callable[[], Any],
+           how_often: str = "once for this KB's content; kept in the cache") -> tuple[Any, float]:
     start = time.perf_counter()
     # said before a build that may take a while; a build in under a second stays quiet
-    timer = threading.Timer(SLOW_BUILD, _say, [f"building {what} of {kb.description} "
-                                               "(once for this KB's content; kept in the cache)…"])
+    timer = threading.Timer(SLOW_BUILD, _say, [f"building {what} of {kb.description} ({how_often})…"])
     timer.daemon = True
     timer.start()
     try:
