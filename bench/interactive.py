@@ -77,7 +77,8 @@ def summary(cold: float, warm: list[float], load_before: float, query: list[floa
         rest = [w - q for w, q in zip(warm, query)]
         out.update(outside_queries_p50_s=round(statistics.median(rest), 3), outside_queries_p95_s=round(p95(rest), 3),
                    calls_with_queries_over_1s=sum(q > 1 for q in query))
-    return {**out, "load_before": load_before, "load_after": load(), **extra}
+    return {**out, "load_before": load_before, "load_after": load(), **extra,
+            "warm_s": [round(w, 3) for w in warm]}  # per question, in order (for subsets)
 
 
 def rss_kb(pid: int) -> int:
@@ -296,7 +297,8 @@ def main() -> None:
         else:
             results[path] = json.loads(done.stdout.strip().splitlines()[-1])
         results[path]["path_wall_s"] = round(time.perf_counter() - t0, 1)
-        print(f"{path}: {json.dumps(results[path])}", flush=True)
+        shown = {k: v for k, v in results[path].items() if k != "warm_s"}
+        print(f"{path}: {json.dumps(shown)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False))
 
