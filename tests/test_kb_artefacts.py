@@ -229,3 +229,13 @@ def test_the_sampler_facts_and_the_kb_profile_are_asked_once(cache, sample_kb, m
             first_asked = len(asked)
             assert first_asked > 3
     assert len(asked) == first_asked and runs[0] == runs[1]
+
+
+def test_a_cache_directory_that_cannot_be_made_costs_a_notice_not_the_call(cache, tmp_path, monkeypatch):
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("NL2SPARQL_CACHE", str(tmp_path / "a-file" / "cache"))
+    kb = EmbeddedKB.in_memory([ttl(tmp_path, TRIPLES)])
+    build = Counter()
+    assert get(kb, build) == {"n": 1} and get(kb, build) == {"n": 1} and build.calls == 1  # kept in memory
+    assert len(cache) == 1 and "NL2SPARQL_CACHE" in cache[0]
+    kb.close()

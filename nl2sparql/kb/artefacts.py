@@ -188,6 +188,16 @@ def artefact_path(key: KBKey, name: str) -> Path:
     return artefact_root() / key.folder / f"{name}.json"
 
 
+def _where(key: KBKey, name: str) -> Path | None:
+    """:func:`artefact_path`, or ``None`` (kept in memory only, with a notice) when the cache cannot be made."""
+    try:
+        return artefact_path(key, name)
+    except OSError as exc:
+        _say(f"no cache directory for the KB's artefacts ({exc.strerror or exc}); each process builds them again "
+             "(set NL2SPARQL_CACHE to a writable folder)")
+        return None
+
+
 def get_artefact(kb, name: str, build: Callable[[], Any], *, version: str, what: str,
                  persist: bool = True) -> Any:
     """Artefact ``name`` of ``kb``: from memory, else from its file, else built by ``build()`` (and kept).
@@ -206,7 +216,7 @@ def get_artefact(kb, name: str, build: Callable[[], Any], *, version: str, what:
     with lock:
         if memo in _MEMORY and _fresh(key, _MEMORY[memo][0]):
             return _MEMORY[memo][1]
-        path = artefact_path(key, name) if persist else None
+        path = _where(key, name) if persist else None
         value, built_at = _load_or_build(kb, key, path, name, version, what, build)
         _MEMORY[memo] = (built_at, value)
         return value
