@@ -10,10 +10,12 @@ that exists. The translation says which lemma was chosen (the ``concepts``
 slot, with the alternatives and their scores), so a user can see and correct
 it.
 
-The lexicon's embeddings are cached per KB content in
-``cache/concepts/<embedder>-<key>.npy`` (key: SHA-256 of the written forms),
-written atomically; a sample-sized lexicon embeds in about a second, the full
-mirror's in minutes, once.
+The written forms are a per-KB artefact (:mod:`nl2sparql.kb.artefacts`: read
+from the KB once per content, then from ``cache/kb/``), and a process keeps one
+:class:`Lexicon` per KB content (:func:`shared_lexicon`). The lexicon's embeddings
+are cached per KB content in ``cache/concepts/<embedder>-<key>.npy`` (key:
+SHA-256 of the written forms), written atomically and memory-mapped when read; a
+sample-sized lexicon embeds in about a second, the full mirror's in minutes, once.
 """
 
 from __future__ import annotations
