@@ -74,7 +74,10 @@ def fix(query: str, *, kb: KBLike = None, execute: bool = False) -> FixResult:
 
 
 def kb_info(*, kb: KBLike = None, timeout: float = 120.0) -> KBInfo:
-    """Graphs with their triple counts, classes and properties (with counts) of the KB."""
+    """Graphs with their triple counts, classes and properties (with counts) of the KB.
+
+    Measured once per KB content and kept (see :mod:`nl2sparql.kb.artefacts`): later calls, in any
+    process, read it."""
     from ..kb.profile import kb_profile
 
     with using_kb(kb) as store:
