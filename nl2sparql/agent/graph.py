@@ -15,6 +15,7 @@ ones), and a run is checkpointed per step when a checkpointer is given (see
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import uuid
 from contextlib import contextmanager
@@ -67,6 +68,13 @@ def build_graph(checkpointer=None):
     return graph.compile(checkpointer=checkpointer)
 
 
+@functools.cache
+def plain_graph():
+    """The graph without a checkpointer, compiled once per process (it holds no run's state; each run passes
+    its own input, thread and context)."""
+    return build_graph()
+
+
 def mermaid() -> str:
     """The graph as a Mermaid flowchart (what ``nl2sparql agent-viz`` prints)."""
     return build_graph().get_graph().draw_mermaid()
@@ -104,7 +112,7 @@ class Run:
     """
 
     def __init__(self, question: str, ctx: AgentContext, *, checkpointer=None, thread: str | None = None):
-        self.graph = build_graph(checkpointer)
+        self.graph = build_graph(checkpointer) if checkpointer is not None else plain_graph()
         self.ctx = ctx
         self.thread = thread or uuid.uuid4().hex
         self.config = {"configurable": {"thread_id": self.thread},

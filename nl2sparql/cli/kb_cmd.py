@@ -56,8 +56,12 @@ def load(files: Annotated[List[Path], typer.Argument(help="RDF files: .ttl .trig
     """Build an on-disk Oxigraph store from RDF dumps (e.g. ../shared/liita/mirror/*.nq.gz)."""
     from .. import api
 
-    done = api.load_store(files, store, graph=graph, progress=sys.stderr.isatty())
+    done = api.load_store(files, store, graph=graph, progress=True)
     console.print(f"loaded {done.quads:,} quads from {len(files)} file(s) into {store} in {done.seconds:.1f} s")
+    table = Table("graph", "quads", title="Quads per graph in the store")
+    for name, quads in done.graphs.items():
+        table.add_row(name, f"{quads:,}")
+    console.print(table)
 
 
 def _totals(graphs: list[dict], key: str) -> dict[str, int]:

@@ -70,10 +70,10 @@ def pattern_rules(labels: Sequence[str]) -> str:
 
 def schema_summary(kb=None, timeout: float = 60.0, top: int = 12) -> str:
     """Graphs, classes and properties with counts (compact IRIs); a static summary if profiling fails."""
-    from ..kb.profile import profile_kb
+    from ..kb.profile import kb_profile
     from ..namespaces import compact
     try:
-        profile = profile_kb(kb, timeout=timeout) if kb is not None else None
+        profile = kb_profile(kb, timeout=timeout) if kb is not None else None
     except Exception:  # noqa: BLE001 - a slow or partial endpoint: fall back to the static summary
         profile = None
     if profile is None:

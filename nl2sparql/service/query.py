@@ -74,11 +74,14 @@ def fix(query: str, *, kb: KBLike = None, execute: bool = False) -> FixResult:
 
 
 def kb_info(*, kb: KBLike = None, timeout: float = 120.0) -> KBInfo:
-    """Graphs with their triple counts, classes and properties (with counts) of the KB."""
-    from ..kb.profile import profile_kb
+    """Graphs with their triple counts, classes and properties (with counts) of the KB.
+
+    Measured once per KB content and kept (see :mod:`nl2sparql.kb.artefacts`): later calls, in any
+    process, read it."""
+    from ..kb.profile import kb_profile
 
     with using_kb(kb) as store:
-        profile = profile_kb(store, timeout=timeout).to_json()
+        profile = kb_profile(store, timeout=timeout).to_json()
     return KBInfo(profile["kb"], profile["triples"], profile["graphs"])
 
 
@@ -88,8 +91,9 @@ def load_store(files: Sequence[str | Path], store: str | Path, *, graph: str | N
     from ..kb.embedded import EmbeddedKB
 
     start = time.perf_counter()
-    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress)
-    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2))
+    graphs: dict[str, int] = {}
+    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress, graphs=graphs)
+    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2), graphs)
 
 
 def serve_kb(*, store: str | Path | None = None, port: int | None = None, query_timeout: float = 60.0,

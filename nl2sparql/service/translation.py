@@ -7,7 +7,8 @@ from typing import Callable, Sequence
 
 from ..checks import check_count
 from ..errors import ConfigError, DataError
-from .kbs import KBLike, limits, using_kb
+from ..kb import KnowledgeBase
+from .kbs import KBLike, as_choice, limits, shared_kb, using_kb
 from .llm import llm_client
 from .pools import PoolsLike, resolve_pool, resolve_pools
 from .topic import off_topic
@@ -70,7 +71,10 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
                     if not table.rows and table.form != "ask":
                         result.warnings.append("the query returns no rows on this KB")
         else:
-            translator = Translator(paths, mode=mode, k=k, embedder=embedder, progress=progress)
+            # the KB (the process's shared one) is opened only when an English word must be mapped to its lemmas
+            choice = None if isinstance(kb, KnowledgeBase) else as_choice(kb)
+            translator = Translator(paths, mode=mode, k=k, embedder=embedder, progress=progress,
+                                    concepts_kb=kb if choice is None else lambda: shared_kb(choice))
             result, rows = translator.translate(question), None
     finally:
         if client is not None:
