@@ -232,13 +232,44 @@ class ConceptMapper:
                 return changed
             if lexicon.is_italian(value):
                 continue
+            if not is_english_word(value):
+                # in neither the KB nor English: reported, never swapped for a look-alike («xyzzola» → «zola»)
+                slots.notes.append(NOT_IN_KB + value)
+                continue
             found = lexicon.nearest(value, pos, 3) or lexicon.nearest(value, None, 3)
             if not found or found[0][1] < MIN_SCORE:
                 continue
+            found = common_first(found)
             lemma, score = found[0]
             setattr(slots, name, lemma.lower() if name == "definition_contains" else lemma)
             changed.append(Mapping(name, value, lemma, score, found[1:]))
         return changed
+
+
+#: The slot note of a word that is neither in the KB nor an English word the concept model may map.
+NOT_IN_KB = "not in LiITA: "
+#: Below this Zipf frequency (wordfreq; about once per 10 million words) a word is no English word to map.
+MIN_ENGLISH_ZIPF = 2.0
+
+
+def is_english_word(word: str) -> bool:
+    """True when ``word`` is an English word people use (wordfreq's English frequencies), so mapping it to an
+    Italian lemma by meaning makes sense; a typo or an invented word is not one."""
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word.lower(), "en") >= MIN_ENGLISH_ZIPF
+
+
+#: Candidates this close to the nearest one are ordered by how common they are in Italian.
+CLOSE = 0.08
+
+
+def common_first(found: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The candidates, the most common Italian word first among those within :data:`CLOSE` of the nearest: the
+    encoder puts «medo» (archaic) a hair before «paura» for "fear", and «lobo» before «lupo» for "wolf"."""
+    from wordfreq import zipf_frequency
+    best = found[0][1]
+    close = sorted((c for c in found if best - c[1] <= CLOSE), key=lambda c: -zipf_frequency(c[0].lower(), "it"))
+    return close + [c for c in found if best - c[1] > CLOSE]
 
 
 def shared_lexicon(kb, embedder, cache_root: Path) -> Lexicon:
