@@ -260,12 +260,13 @@ def is_english_word(word: str) -> bool:
 
 
 #: Candidates this close to the nearest one are ordered by how common they are in Italian.
-CLOSE = 0.08
+CLOSE = 0.02
 
 
 def common_first(found: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The candidates, the most common Italian word first among those within :data:`CLOSE` of the nearest: the
-    encoder puts «medo» (archaic) a hair before «paura» for "fear", and «lobo» before «lupo» for "wolf"."""
+    encoder puts «medo» (archaic) a hair before «paura» for "fear" (near ties only: a wider window trades a
+    right rarer word for a wrong common one)."""
     from wordfreq import zipf_frequency
     best = found[0][1]
     close = sorted((c for c in found if best - c[1] <= CLOSE), key=lambda c: -zipf_frequency(c[0].lower(), "it"))
@@ -288,5 +289,6 @@ def word_mapper(kb):
         lexicon = concepts.lexicon()
         if lexicon is None:
             return []
-        return [w for w, _ in lexicon.nearest(english, pos if pos in POS_NAMES else None, 3)]
+        found = lexicon.nearest(english, pos if pos in POS_NAMES else None, 3)
+        return [w for w, _ in (common_first(found) if found else [])]
     return mapper
