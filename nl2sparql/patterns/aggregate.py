@@ -137,6 +137,9 @@ class Aggregate(StandalonePattern):
         if by == "polarity":
             value_it = f"la polarità Sentix {words_it[0]}"
             value_en = f"the {word_en} Sentix polarity"
+        elif by == "length":
+            value_it = f"la lunghezza {words_it[0]} in lettere"
+            value_en = f"the {word_en} length in letters"
         else:
             value_it = f"il numero {words_it[1]} di sensi in CompL-it"
             value_en = f"the {'largest' if op == 'max' else 'smallest' if op == 'min' else 'average'} number of CompL-it senses"

@@ -56,7 +56,7 @@ MEASURES = {
                       ("meno sensi in CompL-it", "the fewest CompL-it senses"), "senses",
                       "COUNT(DISTINCT ontolex:sense)"),
     "length": Measure("length", "la lunghezza in lettere", "the length in letters",
-                      ("la lunghezza maggiore", "the greatest length"), ("la lunghezza minore", "the smallest length"),
+                      ("più lettere", "the most letters"), ("meno lettere", "the fewest letters"),
                       "lemma", "STRLEN(STR(ontolex:writtenRep))"),
 }
 

@@ -84,6 +84,10 @@ class Comparison(StandalonePattern):
             more_it, more_en = ("più sensi", "more senses") if direction == "desc" else ("meno sensi", "fewer senses")
             it = [f"Quale ha {more_it} tra {listed_it}?", f"Tra {listed_it}, quale ha {more_it} in CompL-it?"]
             en = [f"Which has {more_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} has {more_en} in CompL-it?"]
+        elif by == "length":
+            longer_it, longer_en = ("più lunga", "longer") if direction == "desc" else ("più corta", "shorter")
+            it = [f"Quale parola è {longer_it} tra {listed_it}?", f"Tra {listed_it}, quale è {longer_it}?"]
+            en = [f"Which word is {longer_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} is {longer_en}?"]
         else:
             high_it, high_en = ("più alta", "highest") if direction == "desc" else ("più bassa", "lowest")
             it = [f"Tra {listed_it}, quale ha la polarità Sentix {high_it}?",

@@ -95,8 +95,8 @@ class DialectSide(StandalonePattern):
 
     def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
         """The plan's constraints on a dialect bank's lemmas (only those that hold on any lemma)."""
-        if not slots.bank or shape not in ("list", "count"):
-            return None
+        if not slots.bank or shape not in ("list", "count") or slots.standalone:
+            return None  # (a whole-question reading, such as the bank's count, was read already)
         kept = [(label, dict(values)) for label, values in steps if label in ON_ANY_LEMMA]
         return {"bank": slots.bank, "steps": kept, "count": shape == "count",
                 "italian": bool(slots.italian_translation and shape == "list")}

@@ -33,7 +33,7 @@ SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spell
           r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
           r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b)")
 #: Variants: one lemma, several written forms.
-VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
+VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
             r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
             r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
             r"\bvarianti (?:grafiche|ortografiche)\b")

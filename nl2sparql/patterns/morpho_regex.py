@@ -66,7 +66,8 @@ def is_real(kind: str, affix: str) -> bool:
 #: Affix kind → the words that introduce it in a question.
 AFFIX_CUES = (
     ("prefix", r"(?:inizi\w*|comincia\w*|cominci\w*|start\w*|begin\w*|prefiss[oi]|prefix(?:es)?)"),
-    ("suffix", r"(?:finisc\w*|finiscono|termina\w*|terminan\w*|suffiss[oi]|suffix(?:es)?|end(?:s|ing)?|desinenz[ae])"),
+    ("suffix", r"(?:finisc\w*|finiscono|termina\w*|terminan\w*|suffiss[oi]|suffix(?:es)?|end(?:s|ing)?|desinenz[ae]|"
+               r"(?:formed with|formati con|formate con|built with)(?=\s+(?:the\s+|il\s+|la\s+)?(?:suffi\w+\s+)?[-«\"'\x02]))"),
     ("contains", r"(?:contien\w*|contengon\w*|contenent\w*|contain\w*|includ\w*)"),
 )
 #: What may stand between the cue and the affix ("con il suffisso", "with the letters").

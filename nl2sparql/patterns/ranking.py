@@ -34,8 +34,10 @@ SUPERLATIVES = (
                        r"significati|accezioni|senses|meanings)|(?:piu|most) polisem\w*|most polysem\w*"),
     ("senses", "asc", r"(?:con |with )?(?:meno|the fewest|fewest|the least|least) (?:compl-?it )?(?:sensi|significati|"
                       r"senses|meanings)"),
-    ("length", "desc", r"piu lungh\w*|longest"),
-    ("length", "asc", r"piu cort\w*|piu brev\w*|shortest"),
+    ("length", "desc", r"piu lungh\w*|longest|(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most) (?:lettere|letters|"
+                       r"caratteri|characters)|lunghezza maggiore|greatest length"),
+    ("length", "asc", r"piu cort\w*|piu brev\w*|shortest|(?:con |with )?(?:meno|the fewest|fewest) (?:lettere|letters|"
+                      r"caratteri|characters)|lunghezza minore|smallest length"),
 )
 #: "i primi 5", "top 10", "the 3 …": how many (group ``n``); without it, the single extreme.
 HOW_MANY = (rf"\b(?:i |le |gli |the )?(?:prim[ie]|first|top)\s+{NUMBER}\b",

@@ -147,7 +147,7 @@ FACETS: dict[str, Facet] = {
 FACET_WORDS = "|".join(f.words for f in FACETS.values())
 #: "for each part of speech", "distribuzione per emozione": the facet noun is group ``key``.
 PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of every|di ciascun[oa]?|di ogni|per|by|"
-             r"from each|in each|da ciascun[oa]?|in ciascun[oa]?|in ogni|"
+             r"from each|in each|da ciascun[oa]?|in ciascun[oa]?|in ogni|each|every|ogni|ciascun[oa]?|"
              r"distribuzione per|distribution by|"
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
 
