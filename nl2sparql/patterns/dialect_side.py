@@ -30,6 +30,7 @@ from ..sparql.model import IRI, Triple
 from .analytics import phrases, restricted
 from .base import Facts, Frame, frag
 from .pattern import StandalonePattern
+from .phrasing import gender
 from .reading import Text, reads
 from .vocab import DIALECT, DIALECT_FORMS, DIALECT_WORDS, POS, local_name
 
@@ -166,7 +167,7 @@ class DialectSide(StandalonePattern):
         forms = DIALECT_FORMS[bank]
         head_it, vps_it = phrases(frame, "it", "plain", rng)
         head_en, vps_en = phrases(frame, "en", "plain", rng)
-        fem = head_it.endswith("e")  # «parole siciliane», «sostantivi siciliani»
+        fem = gender(head_it) == "f"  # «parole siciliane», «interiezioni siciliane», «sostantivi siciliani»
         art, q = ("le", "Quante") if fem else ("i", "Quanti")
         set_it = restricted(f"{head_it} {forms['fp'] if fem else forms['mp']}", vps_it, "it")
         noun_en = f"{en_name} {head_en}"
