@@ -110,7 +110,8 @@ class Comparison(StandalonePattern):
     @reads(17)
     def read_comparative(self, text: Text, slots) -> None:
         """A comparative over two or more quoted words ("quale ha più sensi tra «a» e «b»")."""
-        if len(re.findall(QUOTED, text.folded)) < 2 or not text.has(WHICH):
+        either = rf"(?:{QUOTED})\s*(?:,|\bo\b|\bor\b|\boppure\b)\s*(?:{QUOTED})"  # "… «punto» o «campo»?"
+        if len(re.findall(QUOTED, text.folded)) < 2 or not (text.has(WHICH) or text.has(either)):
             return
         for measure, direction, regex in COMPARATIVES:
             m = text.search(rf"\b(?:{regex})\b")

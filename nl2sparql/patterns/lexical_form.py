@@ -22,6 +22,11 @@ FEATURES = {
     "conditional": ("verbFormMood", "al condizionale", "in the conditional"),
     "indicative": ("verbFormMood", "all'indicativo", "in the indicative"),
     "feminine": ("gender", "al femminile", "in the feminine"),
+    "masculine": ("gender", "al maschile", "in the masculine"),
+    "participle": ("verbFormMood", "al participio", "in the participle"),
+    "infinitive": ("verbFormMood", "all'infinito", "in the infinitive"),
+    "gerundive": ("verbFormMood", "al gerundio", "in the gerund"),
+    "imperative": ("verbFormMood", "all'imperativo", "in the imperative"),
 }
 #: Feature → the folded words questions use for it (checked in this order).
 FEATURE_WORDS: tuple[tuple[str, str], ...] = (
@@ -35,6 +40,11 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("present", r"presente|present(?: tense)?"),
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
+    ("masculine", r"(?:al|in the) maschile|(?:al|in the) masculine"),
+    ("participle", r"participi\w*|participles?"),
+    ("infinitive", r"infinit[oi]|infinitive"),
+    ("gerundive", r"gerundi\w*|gerunds?"),
+    ("imperative", r"imperativ[oi]|imperative"),
 )
 #: Feature → a word's forms with it asked as a whole question (``{w}``: the quoted word).
 ASK = {
@@ -67,8 +77,11 @@ MIN_FORMS = ((r"\b(?:piu di|oltre|more than|over)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}
 FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
              r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform|"
              r"(?:morphological|inflectional|inflected) variants?|varianti (?:morfologiche|flessive))\b")
-#: Number words ask for forms when a word is named ("il plurale di «uovo»").
-NUMBER_WORDS = r"\b(?:plural[ei]?|singolar[ei]|singular)\b"
+#: Feature words (not "present" / "past": too common) ask for forms when a word is named ("il plurale di «uovo»",
+#: "the past participle of 'fare'").
+NUMBER_WORDS = (r"\b(?:plural[ei]?|singolar[ei]|singular|participi\w*|participles?|gerundi\w*|gerunds?|infinit[oi]|"
+                r"infinitive|futur[oe]|future tense|congiuntivo|subjunctive|condizionale|conditional|imperfett[oa]|"
+                r"imperfect|imperativ[oi]|imperative)\b")
 
 
 class LexicalForm(Pattern):
@@ -92,8 +105,8 @@ class LexicalForm(Pattern):
          r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood|ontolex:otherform)\b", 0.8),
     ]
     compose = {"word": 8}
-    slot_fields = {"forms": False, "form_feature": None, "form_columns": list, "forms_count": False,
-                   "min_forms": None}
+    slot_fields = {"forms": False, "form_feature": None, "form_features": list, "form_columns": list,
+                   "forms_count": False, "min_forms": None}
     named_cues = (
         (9, rf"\bcome si coniuga\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (10, rf"\bhow (?:is|do you conjugate|does one conjugate)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
@@ -133,12 +146,15 @@ class LexicalForm(Pattern):
             if everything or prop in by_prop or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
                 slots.form_columns.append(column)
         if conditions:
-            slots.form_feature = next(name for name in named if FEATURES[name][0] in conditions)
+            slots.form_features = [name for name in named if FEATURES[name][0] in conditions]  # "past participle"
+            slots.form_feature = slots.form_features[0]
 
     def word_steps(self, slots) -> list[dict]:
         if not slots.forms or slots.min_forms is not None:
             return []
         step: dict = {"feature": slots.form_feature} if slots.form_feature else {}
+        if len(slots.form_features) > 1:
+            step = {"features": list(slots.form_features)}
         if slots.forms_count:
             step["count"] = True
         elif slots.form_columns:
@@ -161,10 +177,10 @@ class LexicalForm(Pattern):
             return
         facet = frame.facet()
         form, form_wr = self._forms(frame, facet.group)
-        feature = slots.get("feature")
-        if feature:
-            prop, _, _ = FEATURES[feature]
-            facet.group.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
+        features = list(slots.get("features") or ([slots["feature"]] if slots.get("feature") else []))
+        feature = features[0] if len(features) == 1 else None
+        for name in features:
+            facet.group.add(Triple(form, IRI.of(f"lexinfo:{FEATURES[name][0]}"), IRI.of(f"lexinfo:{name}")))
         if slots.get("count"):
             frame.aggregate = True
             frame.projection.append((Call("COUNT", (form_wr,), distinct=True), frame.fresh("forms")))
@@ -191,6 +207,16 @@ class LexicalForm(Pattern):
                                         f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}",
                                         ask=ASK.get(feature)))
             frame.slot("feature", feature, it, en)
+        elif features:
+            it = " ".join(FEATURES[n][1] for n in features)  # «al participio al passato»
+            en = " ".join(FEATURES[n][2] for n in features)
+            frame.fragments.append(frag("word_fact", [pl(f"le forme {it}")], [pl(f"the forms {en}")],
+                                        "le ontolex:otherForm con " + " e ".join(
+                                            f"lexinfo:{FEATURES[n][0]} lexinfo:{n}" for n in features),
+                                        "the ontolex:otherForm with " + " and ".join(
+                                            f"lexinfo:{FEATURES[n][0]} lexinfo:{n}" for n in features)))
+            for name in features:
+                frame.slot("feature", name, FEATURES[name][1], FEATURES[name][2])
         elif slots.get("columns"):
             it_cols, en_cols = _column_names(slots["columns"])
             frame.fragments.append(frag("word_fact", [pl(f"le forme con {it_cols}"), pl(f"tutte le forme, con {it_cols}")],
