@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..checks import check_count
+from ..checks import check_count, check_question
 from ..errors import ConfigError, DataError
 from .kbs import KBLike, limits, using_kb
 from .llm import llm_client
@@ -41,8 +41,7 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
     from ..translate.translator import Translator
 
     _check_mode(mode)
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    check_question(question)
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
     check_count(rounds, "--rounds (LLM repair rounds)", 0, MAX_ROUNDS)
@@ -89,8 +88,7 @@ def analyze(question: str) -> Analysis:
     from ..translate.plans import plans_for
     from ..translate.slots import extract_slots
 
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    check_question(question)
     slots = extract_slots(question)
     plans = plans_for(slots)
     best = plans[0]
@@ -112,8 +110,7 @@ def retrieve(question: str, *, k: int = 5, pools: PoolsLike = None, embedder: st
     from ..translate.retrieval import HybridRetriever
     from ..translate.translator import get_retriever
 
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty")
+    check_question(question)
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
     paths = resolve_pools(pools)
