@@ -40,10 +40,12 @@ from typing import Callable
 
 import pyoxigraph as ox
 
-from ..errors import EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit
+from ..errors import (EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit, UnmappedService,
+                      UpdateRefused)
 from ..sparql.rewrite import complete_prefixes, rewrite_services
 from ..sparql.syntax import check_syntax
 from .base import KnowledgeBase, Limits
+from .endpoint import ERROR_HEADER, TRUNCATED_HEADER
 from .results import ResultTable
 from .services import REMOTE_DEFAULT, ServiceMap, check_endpoint_url
 from .workers import to_term
@@ -114,6 +116,9 @@ class RemoteKB(KnowledgeBase):
                 break
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
                 code = getattr(exc, "code", None)
+                stated = _stated_error(exc, self.url)
+                if stated is not None:  # an nl2sparql endpoint said what stopped the query
+                    raise stated from None
                 if code == 400:
                     raise QuerySyntaxError(f"the endpoint rejected the query: {_error_body(exc)}") from None
                 refusal = _refusal(exc, self.url) if code == 500 else None
@@ -138,6 +143,7 @@ class RemoteKB(KnowledgeBase):
                                     f"{_first_line(exc)}); check the endpoint URL") from None
         try:
             table = self._parse(_Body(response, deadline, self.url), form, max_rows)
+            table.truncated = table.truncated or response.headers.get(TRUNCATED_HEADER) == "true"
         except (socket.timeout, TimeoutError):
             raise QueryTimeout(f"{self.url} was still sending its answer at the deadline ({self.retries + 1} × "
                                f"--timeout, stopped after {time.perf_counter() - start:.1f} s); add LIMIT or raise "
@@ -260,6 +266,20 @@ def _refusal(exc, url: str) -> QueryError | None:
     if _OXIGRAPH_PARSE.match(body):
         return QuerySyntaxError(f"the endpoint rejected the query: {reason}")
     return None
+
+
+#: The errors an nl2sparql endpoint names in its error header (:mod:`.endpoint`); any other name is a QueryError.
+_STATED = {cls.__name__: cls for cls in (QueryTimeout, ResourceLimit, QuerySyntaxError, UpdateRefused,
+                                         UnmappedService)}
+
+
+def _stated_error(exc, url: str) -> QueryError | None:
+    """The error an nl2sparql endpoint (``kb serve``) names in its error header, with its one line."""
+    headers = getattr(exc, "headers", None)
+    name = headers.get(ERROR_HEADER) if headers else None
+    if not name:
+        return None
+    return _STATED.get(name, QueryError)(f"{url}: {_error_body(exc)}")
 
 
 def _timed_out(exc) -> bool:
