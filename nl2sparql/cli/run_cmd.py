@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, friendly, kb_choice, print_json
+from .common import (EndpointOpt, JsonOpt, ServiceOpt, StoreOpt, console, err_console, friendly, kb_choice,
+                     print_json)
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
@@ -85,6 +87,9 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
                 tasks[step] = progress.add_task(step, total=None)
             progress.update(tasks[step], completed=done, total=total)
 
+        def notify(line: str) -> None:  # the LLM's retries and waits: above the bars, or on stderr with --json
+            (err_console if json_output else progress.console).print(f"[dim]{escape(line)}[/]", highlight=False)
+
         result = api.generate(target, seed=seed, patterns=patterns, out=out, resume=resume, force=force,
                               kb=kb_choice(store, endpoint, timeout, workers=threads, services=service),
                               timeout=timeout,
@@ -92,7 +97,7 @@ def run(target: Annotated[float, typer.Option(help="Examples to keep in the pool
                               memory=memory, shard=shard, shards=shards, unit_size=unit_size, executor=executor,
                               ray_address=ray_address,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
-                              llm_candidates=llm_candidates, progress=update)
+                              llm_candidates=llm_candidates, progress=update, notify=notify)
     if json_output:
         print_json(result.to_dict())
         return
