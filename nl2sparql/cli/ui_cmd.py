@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import EndpointOpt, StoreOpt, TimeoutOpt, console, fail, friendly, kb_choice
+from .common import EndpointOpt, StoreOpt, TimeoutOpt, console, fail, friendly, kb_choice, warn_if_exposed
 
 
 @friendly
@@ -34,6 +34,7 @@ def ui(
     from .. import api
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    warn_if_exposed(host, "use the UI and its KB")
     _check_port(host, port)
     kb = kb_choice(store, endpoint, timeout)
     settings = api.llm_config(model=llm_model, base_url=llm_base_url, config_file=llm_config) if llm else None
