@@ -23,6 +23,7 @@ reads that header and reports the error as it is, without retrying.
 from __future__ import annotations
 
 import functools
+import json
 import signal
 import socket
 import threading
@@ -38,25 +39,20 @@ PATHS = ("/query", "/sparql")
 ERROR_HEADER = "Nl2sparql-Error"
 TRUNCATED_HEADER = "Nl2sparql-Truncated"
 JSON = "application/sparql-results+json"
-_TABLES = {"text/csv": ("text/csv; charset=utf-8", ","), "text/tab-separated-values":
-           ("text/tab-separated-values; charset=utf-8", "\t")}
+#: The table formats a client may ask for instead of JSON (SELECT only): content type and writer.
+_TABLES = {"text/csv": ("text/csv; charset=utf-8", ResultTable.to_csv),
+           "text/tab-separated-values": ("text/tab-separated-values; charset=utf-8", ResultTable.to_tsv)}
 #: Errors that are the query's fault (400); any other project error is the evaluation's (500).
 _REFUSED = (QuerySyntaxError, UpdateRefused, UnmappedService)
 
 
 def encode(table: ResultTable, media: str) -> tuple[bytes, str]:
     """The answer as the body and content type of an HTTP response (runs in the worker process)."""
-    import json
-
     if table.form == "construct":
-        lines = "".join(" ".join(term.n3() for term in row) + " .\n" for row in table.rows)
-        return lines.encode("utf-8"), "application/n-triples; charset=utf-8"
+        return table.to_ntriples().encode("utf-8"), "application/n-triples; charset=utf-8"
     if media in _TABLES and table.form == "select":
-        content_type, sep = _TABLES[media]
-        text = table.to_csv() if sep == "," else "\n".join(
-            ["\t".join(f"?{v}" for v in table.variables)]
-            + ["\t".join("" if t is None else t.n3() for t in row) for row in table.rows]) + "\n"
-        return text.encode("utf-8"), content_type
+        content_type, write = _TABLES[media]
+        return write(table).encode("utf-8"), content_type
     return json.dumps(table.to_json(), ensure_ascii=False).encode("utf-8"), JSON
 
 

@@ -18,7 +18,9 @@ as it arrives and reading stops at the row cap, so a huge answer never sits
 in memory. A 500 whose body says the engine refused the query (Virtuoso
 answers ``Virtuoso 37000 Error SP030: SPARQL compiler…`` that way; asking
 again gets the same answer) is one query error with the engine's reason, at
-once, not retried.
+once, not retried; so is an error an nl2sparql endpoint (``kb serve``) names
+in its ``Nl2sparql-Error`` header (a query stopped at its time budget or
+memory cap), and an answer it says it cut at its row cap is marked truncated.
 
 The client is urllib rather than SPARQLWrapper, which reads a whole answer
 into memory, follows redirects and picks ``update=`` by a keyword regex.
