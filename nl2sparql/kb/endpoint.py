@@ -10,8 +10,8 @@ of at most ``max_rows`` rows, never a query's working memory.
 The protocol is the SPARQL 1.1 query operation on ``/query`` (also ``/sparql``): ``GET ?query=``,
 a form ``POST`` of ``query=`` or a ``POST`` of ``application/sparql-query``. SELECT and ASK answer
 SPARQL JSON results (CSV or TSV when the ``Accept`` header asks for them only), CONSTRUCT and
-DESCRIBE answer N-Triples. An answer cut at the row cap says so (``"truncated": true`` in the
-JSON, and the ``Nl2sparql-Truncated`` header). Errors are one plain-text line: 400 for a query that
+DESCRIBE answer N-Triples. An answer cut at the row cap says so in the ``Nl2sparql-Truncated``
+header. Errors are one plain-text line: 400 for a query that
 is refused (syntax, Update, an unmapped SERVICE, dataset parameters), 500 with the error's class in
 ``Nl2sparql-Error`` for one that was stopped (time, memory) or failed; :class:`~.remote.RemoteKB`
 reads that header and reports the error as it is, without retrying.
@@ -53,7 +53,9 @@ def encode(table: ResultTable, media: str) -> tuple[bytes, str]:
     if media in _TABLES and table.form == "select":
         content_type, write = _TABLES[media]
         return write(table).encode("utf-8"), content_type
-    return json.dumps(table.to_json(), ensure_ascii=False).encode("utf-8"), JSON
+    body = table.to_json()
+    body.pop("truncated", None)  # strict SPARQL JSON readers refuse a key of their own: the header says it
+    return json.dumps(body, ensure_ascii=False).encode("utf-8"), JSON
 
 
 def _media(accept: str) -> str:
