@@ -175,6 +175,7 @@ class RemoteKB(KnowledgeBase):
     def _parse(body: "_Body", form: str, max_rows: int) -> ResultTable:
         """Read the answer as it arrives, stopping after ``max_rows`` rows."""
         if form in ("select", "ask"):
+            result = problem = None
             try:
                 result = ox.parse_query_results(body, ox.QueryResultsFormat.JSON)
                 if isinstance(result, ox.QueryBoolean):
@@ -183,8 +184,13 @@ class RemoteKB(KnowledgeBase):
                 rows = [tuple(to_term(s[i]) for i in range(len(variables)))
                         for s in itertools.islice(result, max_rows + 1)]
             except SyntaxError as exc:
-                raise EndpointError(f"{body.url} answered something that is not SPARQL JSON results "
-                                    f"({_first_line(exc)}); is it the SPARQL endpoint's URL?") from None
+                problem = _first_line(exc)
+            if problem is not None:
+                # the reader goes here, in its own thread: an error that kept it (through its traceback) would drop
+                # it in another thread, which pyoxigraph reports as "unsendable" noise on stderr
+                del result
+                raise EndpointError(f"{body.url} answered something that is not SPARQL JSON results ({problem}); "
+                                    "is it the SPARQL endpoint's URL?")
             table = ResultTable("select", variables, rows)
         else:
             try:
