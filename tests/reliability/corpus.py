@@ -15,8 +15,8 @@ query may make anyone call (its requests are counted), ``{work}`` the case's
 folder, ``{busy}`` a port the case listens on. ``endpoint`` names a mode of the
 local faulty endpoint (see ``reliability_helpers.MODES``), ``closed`` (a port
 where nothing listens), ``oxigraph`` (a real Oxigraph server with its own 2 s
-limit), ``served`` (``nl2sparql-gen kb serve`` on the sample: 2 s and 512 MiB
-per query) or ``url:...`` (a literal URL). The operations that run whole
+limit), ``served`` (``nl2sparql-gen kb serve`` on the sample: :data:`SERVED_BUDGET`
+and 256 MiB per query, 1,000 rows per answer) or ``url:...`` (a literal URL). The operations that run whole
 processes (``ask`` with its external agents, a full disk, a server stopped
 after a call) are in ``process_cases.py``.
 
@@ -102,6 +102,8 @@ SERVICE = "SELECT * WHERE { SERVICE <{victim}sparql> { ?s ?p ?o } }"
 SERVICE_CR = "SELECT * WHERE { # c\rSERVICE <{victim}cr> { ?s ?p ?o } }"
 SERVICE_PREFIXED = "PREFIX x: <{victim}> SELECT * WHERE { SERVICE x:pn { ?s ?p ?o } }"
 EMOTIONS = "SELECT ?e WHERE { ?e a elita:Emotion }"
+#: ``kb serve``'s own time budget per query in the corpus (seconds; its query workers start within it).
+SERVED_BUDGET = 4
 QUESTION = "Quali sostantivi esprimono paura?"
 
 
@@ -262,12 +264,14 @@ def _cases() -> list[Case]:
 
     # -- the served store (kb serve): the embedded store's bounds over HTTP ------------------------------
     add(Case("served-runaway-stopped", "served", E, {"query": RUNAWAY, "endpoint": "served", "timeout": 30},
-             refused("time budget of 2 s", kind="QueryTimeout"), only=("cli", "api"), bound=10))
+             refused(f"time budget of {SERVED_BUDGET} s", kind="QueryTimeout"), only=("cli", "api"), bound=12))
     add(Case("served-client-leaves-early", "served", E,
              {"query": RUNAWAY, "endpoint": "served", "timeout": 1, "idle": True},
              refused("did not answer within 1 s", kind="QueryTimeout"), only=("cli",), bound=15))
     add(Case("served-memory-capped", "served", E, {"query": doubling(), "endpoint": "served", "timeout": 30},
              refused("memory cap", kind="ResourceLimit"), only=("cli", "api"), bound=20))
+    add(Case("served-answer-cut-at-its-row-cap", "served", E, {"query": CARTESIAN, "endpoint": "served"},
+             answered("capped:1000"), only=("cli", "api")))
     add(Case("served-complit-answered-locally", "served", E, {"query": COMPLIT, "endpoint": "served"},
              answered("some-rows"), only=("cli", "api")))
     # the client passes this SERVICE through (its own map says so): the served store must refuse it itself

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pyoxigraph as ox
-from corpus import EMOTIONS, Case, nested
+from corpus import EMOTIONS, SERVED_BUDGET, Case, nested
 from llm_fake_server import FAKE_KEY, FAKE_MODEL, Reply, completion, error
 from process_cases import after_ask, agent_spec, ask_args, ask_pool, full_disk, kill_ask, stopped_after_a_call
 from reliability_helpers import children_of, gen, main, spawn
@@ -182,7 +182,7 @@ class Rig:
     def served_working(self) -> list[str]:
         """Once the served store's own budget has passed, its processes must use no CPU (a query stopped)."""
         pid = self.lazy("corpus_served")[1]
-        time.sleep(2.5)  # the served store's 2 s budget, from the client's 1 s
+        time.sleep(SERVED_BUDGET)  # past the served store's budget, counted from the client's 1 s
         before = cpu_seconds(pid)
         time.sleep(1.0)
         spent = cpu_seconds(pid) - before

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from anyio.from_thread import start_blocking_portal
-from corpus import pairs
+from corpus import SERVED_BUDGET, pairs
 from llm_fake_server import FAKE_KEY, FAKE_MODEL, FakeLLMServer
 from mcp_helpers import connected, server_env, stdio_params
 from reliability_helpers import CountingServer, gen, spawn
@@ -70,10 +70,11 @@ def corpus_oxigraph():
 
 @pytest.fixture(scope="session")
 def corpus_served(tmp_path_factory):
-    """``nl2sparql-gen kb serve`` on the sample (2 s per query, 512 MiB per query worker): its URL and pid."""
+    """``nl2sparql-gen kb serve`` on the sample (``SERVED_BUDGET`` s and 256 MiB per query, 1,000 rows per answer):
+    its URL and pid."""
     work = tmp_path_factory.mktemp("served")
-    server = spawn("nl2sparql-gen", "kb", "serve", "--query-timeout", "2", cwd=work,
-                   env=server_env(work, {"NL2SPARQL_WORKER_MEMORY": "512M"}))
+    server = spawn("nl2sparql-gen", "kb", "serve", "--query-timeout", str(SERVED_BUDGET), "--max-rows", "1000",
+                   cwd=work, env=server_env(work, {"NL2SPARQL_WORKER_MEMORY": "256M"}))
     try:
         url = server.stdout.readline().strip()
         if not url.startswith("http://127.0.0.1:"):
