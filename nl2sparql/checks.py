@@ -49,10 +49,14 @@ def check_question(question, what: str = "question") -> str:
     :class:`~nl2sparql.errors.DataError` line otherwise."""
     if not isinstance(question, str) or not question.strip():
         raise DataError(f"the {what} is empty: ask something about LiITA in Italian or English")
-    if len(question) > MAX_QUESTION:
-        raise DataError(f"the {what} is {len(question):,} characters long: ask in at most {MAX_QUESTION:,} "
-                        "characters")
-    return check_text(question, what)
+    return check_length(question, what)
+
+
+def check_length(text: str, what: str) -> str:
+    """``text`` when it is at most :data:`MAX_QUESTION` characters of text (see :func:`check_text`)."""
+    if len(text) > MAX_QUESTION:
+        raise DataError(f"the {what} is {len(text):,} characters long: ask in at most {MAX_QUESTION:,} characters")
+    return check_text(text, what)
 
 
 #: A UTF-16 surrogate code point: never a character of text (it comes from broken JSON or undecodable bytes).
