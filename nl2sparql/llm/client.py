@@ -10,9 +10,10 @@ caller's absolute ``deadline=``) would pass. :attr:`LLMClient.notify`, when
 set, gets one line per retry and, while a request waits, one every
 :data:`WAITING_NOTICE` seconds (progress for long LLM work). A call that
 gets no answer at all (every try timed out, could not connect or found the
-server overloaded, until the retries or the deadline ran out) marks the
-server as not answering: the client's later calls fail at once, so a run
-that asks many times ends within about one call's deadline.
+server overloaded, until the retries or the configured deadline ran out)
+marks the server as not answering: the client's later calls fail at once, so
+a run that asks many times ends within about one call's deadline. (A call
+given its own ``deadline=``, such as one question of ``ask``, marks nothing.)
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ class LLMClient:
             self.usage.add(failures=1)
             raise LLMError(f"the LLM server at {self.config.effective_base_url} is not answering, so no more "
                            f"requests are sent to it (an earlier call: {self._down})", status=self._down.status)
+        own_deadline = deadline is None  # (a caller's deadline is the caller's business: it may be short)
         if deadline is None:
             deadline = time.monotonic() + float(self.config.deadline)
         if self._until is not None:
@@ -219,7 +221,8 @@ class LLMClient:
         try:
             response = self._request(model, msgs, params, deadline)
         except _NotAnswering as exc:  # every try of a whole call failed: the next calls would wait as long
-            self._down = exc
+            if own_deadline:
+                self._down = exc
             self.usage.add(failures=1)
             raise
         except LLMError:
