@@ -65,11 +65,11 @@ def test_a_server_that_answered_no_whole_call_is_not_asked_again():
     """Issue 31, case 4: a run asks the LLM many times; once one whole call got no answer, the client's later
     calls fail at once (the run ends within one call's deadline), unless a call brings its own deadline."""
     with FakeLLMServer(handler=lambda request: Reply(delay=60, body=completion("late"))) as server:
-        config = LLMConfig(model="m", api_key=FAKE_KEY, base_url=server.url, timeout=0.5, max_retries=1,
+        config = LLMConfig(model="m", api_key=FAKE_KEY, base_url=server.url, timeout=0.3, max_retries=1,
                            backoff_base=0.05, backoff_max=0.1, cache_path=None)
         asked = LLMClient(config)
         with pytest.raises(LLMError, match="attempt"):
-            asked.chat("q")  # two tries of 0.5 s
+            asked.chat("q")  # two tries of 0.3 s
         sent = server.request_count
         start = time.monotonic()
         with pytest.raises(LLMError, match="not answering"):
@@ -79,6 +79,6 @@ def test_a_server_that_answered_no_whole_call_is_not_asked_again():
         own = LLMClient(config)  # one question of `ask`: its deadline, and the next question is still asked
         for _ in range(2):
             with pytest.raises(LLMError, match="deadline|attempt"):
-                own.chat("q", deadline=time.monotonic() + 0.7)
+                own.chat("q", deadline=time.monotonic() + 0.4)
         assert server.request_count > sent + 2
         own.close()
