@@ -130,8 +130,9 @@ def serve(store: StoreOpt = None,
               help="Port on 127.0.0.1 (default: a free one).", show_default=False)] = None,
           query_timeout: Annotated[float, typer.Option(
               help="The server's own per-query limit in seconds (a query past it is stopped).")] = 60.0,
-          max_rows: Annotated[int, typer.Option(
-              help="Most rows in one answer (a cut answer says so).")] = 100_000) -> None:
+          max_rows: Annotated[Optional[int], typer.Option(
+              help="Most rows in one answer (default 100,000; a cut answer says so).", show_default=False)]
+          = None) -> None:
     """Serve the sample or a store over SPARQL on 127.0.0.1, with the embedded store's bounds, until Ctrl-C."""
     from .. import api
 
