@@ -239,3 +239,32 @@ def test_a_cache_directory_that_cannot_be_made_costs_a_notice_not_the_call(cache
     assert get(kb, build) == {"n": 1} and get(kb, build) == {"n": 1} and build.calls == 1  # kept in memory
     assert len(cache) == 1 and "NL2SPARQL_CACHE" in cache[0]
     kb.close()
+
+
+def test_a_view_with_other_limits_shares_its_kbs_artefacts(cache, tmp_path):
+    from nl2sparql.kb import Limits
+    kb = EmbeddedKB.in_memory([ttl(tmp_path, TRIPLES)])
+    view = kb.with_limits(Limits(timeout=5, max_rows=10))
+    build = Counter(kb)
+    assert get(kb, build) == get(view, build) and build.calls == 1
+    assert artefacts.kb_key(view) == artefacts.kb_key(kb)
+
+
+def test_an_artefact_built_in_another_thread_during_a_build_does_not_deadlock(cache):
+    """A KB of no known origin keeps its artefacts by object: one build may wait on another artefact that a pool
+    thread builds (the generator's facts on the KB profile), which a lock for the whole KB would deadlock."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    class Bare:  # no store, no endpoint: artefacts kept by object only
+        pass
+
+    kb = Bare()
+    inner = lambda: artefacts.get_artefact(kb, "inner", lambda: {"x": 1}, version="v", what="inner")  # noqa: E731
+
+    def outer():
+        pool = ThreadPoolExecutor(1)
+        try:
+            return {"inner": pool.submit(inner).result(timeout=5)}  # a deadlock is a TimeoutError here
+        finally:
+            pool.shutdown(wait=False)
+    assert artefacts.get_artefact(kb, "outer", outer, version="v", what="outer") == {"inner": {"x": 1}}

@@ -16,6 +16,7 @@ ones), and a run is checkpointed per step when a checkpointer is given (see
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 import uuid
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from typing import Iterator
 from langgraph.graph import END, START, StateGraph
 
 from ..errors import ConfigError
+from ..fileio import DiskFull, no_space
 from . import nodes
 from .context import AgentContext
 from .state import AgentState, initial_state
@@ -98,8 +100,21 @@ def sqlite_checkpointer(path: str | Path):
         raise ConfigError(f"{path}: cannot open the checkpoint file ({exc})") from None
     try:
         yield SqliteSaver(conn)
+    except sqlite3.OperationalError as exc:
+        if no_space(exc) or _full(path):  # SQLite may say only "disk I/O error" when a write finds no room
+            raise DiskFull(path, "free some space and run the agent again with the same --checkpoint and "
+                                 "--thread: it resumes where it stopped") from None
+        raise
     finally:
         conn.close()
+
+
+def _full(path: Path) -> bool:
+    """True when the file system holding ``path`` has no block left for an unprivileged writer."""
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        return False
 
 
 class Run:

@@ -139,8 +139,12 @@ def kb_key(kb) -> KBKey | None:
 
 
 def _compute_key(kb) -> KBKey | None:
+    from .base import LimitedKB
     from .embedded import EmbeddedKB
     from .remote import RemoteKB
+
+    if isinstance(kb, LimitedKB):  # a view with other default limits: the same content as the KB it shows
+        return kb_key(kb.kb)
 
     if isinstance(kb, EmbeddedKB):
         services = json.dumps([sorted(kb.services.items()), sorted(kb.remote_services.items())])
@@ -239,10 +243,13 @@ def _for_object(kb, name: str, version: str, build: Callable[[], Any]) -> Any:
     """In-memory artefacts of a KB of no known origin (kept while the KB object lives)."""
     with _GUARD:
         try:
-            table = _BY_OBJECT.setdefault(kb, {"lock": threading.RLock()})  # one artefact may need another
+            table = _BY_OBJECT.setdefault(kb, {})
         except TypeError:  # not weakly referable: nothing is kept
             return build()
-    with table["lock"]:
+        # one lock per artefact, not per KB: a build may need another artefact, built by another thread
+        # (the sampler's facts wait on the KB profile, made in a pool), which a KB-wide lock would deadlock
+        lock = table.setdefault(("lock", name, version), threading.Lock())
+    with lock:
         if (name, version) not in table:
             table[(name, version)] = build()
         return table[(name, version)]

@@ -164,12 +164,17 @@ def chat_each(client, conversations: list, tier: str, seeds: Sequence[int | None
                 progress(done[0], len(conversations))
         return answer
 
+    if progress:
+        progress(0, len(conversations))  # the step shows from its first request on, not from its first answer
     workers = max(1, min(int(client.config.max_concurrency), len(conversations) or 1))
     pairs = list(zip(conversations, seeds))
     if workers == 1:
         return [one(p) for p in pairs]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nl2sparql-op") as pool:
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nl2sparql-op")
+    try:
         return list(pool.map(one, pairs))
+    finally:
+        pool.shutdown(cancel_futures=True)  # after a failure, the conversations not yet sent are not asked
 
 
 def interleave(template: list[dict], llm: list[dict], share: float) -> list[dict]:

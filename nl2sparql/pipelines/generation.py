@@ -29,6 +29,7 @@ from typing import Callable
 
 from .. import __version__
 from ..errors import ConfigError, DataError
+from ..fileio import DiskFull
 from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
@@ -335,8 +336,11 @@ class GenerationPipeline:
         self.check_keys()
         previous = self._load_manifest() if resume else None
         self.check_output(resume, force, previous)
-        with OutputLock(Path(self.config.out)):
-            return self._run(resume, previous)
+        try:
+            with OutputLock(Path(self.config.out)):
+                return self._run(resume, previous)
+        except DiskFull as exc:  # the steps finished are on disk: a resumed run starts after them
+            raise exc.saying("free some space and rerun with --resume") from None
 
     def _top_up(self, i: int, storage, report: StepReport, manifest: dict) -> tuple[StepReport, float]:
         """When the execution filter ran out of candidates before enough passed: the composer draws more
