@@ -59,9 +59,9 @@ def _grouping(frame, group: str | None) -> Var | None:
     key = frame.fresh(group)
     if facet.on_entry:
         entry = frame.fresh(f"{group}Entry")
-        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), Triple(entry, IRI.of(facet.prop), key))
+        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), *facet.value_triples(entry, key))
     else:
-        frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+        frame.where.add(*facet.value_triples(frame.lemma, key))
     return key
 
 
@@ -158,6 +158,8 @@ class Aggregate(StandalonePattern):
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
+        if f.extreme_filter:  # the rows at a MIN/MAX (a tie-safe RANKING), not the value itself
+            return 0.0
         return 0.9 if f.aggregates & {"AVG", "MIN", "MAX", "SUM"} else 0.0
 
     # -- translator ---------------------------------------------------------------------------

@@ -31,7 +31,10 @@ from .vocab import LILA, POS, POS_WORDS, local_name
 SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spelling|written form)|"
           r"spelled the same|written the same|scritt[ie] (?:allo stesso modo|uguali)|"
           r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
-          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b)")
+          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b|"
+          r"(?:shared by|condivis[aeio] da|correspond\w* to|corrispond\w* a|belong\w* to|have|has|hanno|with|con)\s+"
+          r"(?:more than one|multiple|several|piu di un|piu|diversi|vari|molteplici)\s+(?:different\s+|distinct\s+)?"
+          r"(?:lemm[ai]s?)\b)")
 #: Variants: one lemma, several written forms.
 VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
             r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"

@@ -27,6 +27,9 @@ FEATURES = {
     "infinitive": ("verbFormMood", "all'infinito", "in the infinitive"),
     "gerundive": ("verbFormMood", "al gerundio", "in the gerund"),
     "imperative": ("verbFormMood", "all'imperativo", "in the imperative"),
+    "firstPerson": ("person", "alla prima persona", "in the first person"),
+    "secondPerson": ("person", "alla seconda persona", "in the second person"),
+    "thirdPerson": ("person", "alla terza persona", "in the third person"),
 }
 #: Feature → the folded words questions use for it (checked in this order).
 FEATURE_WORDS: tuple[tuple[str, str], ...] = (
@@ -40,11 +43,14 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("present", r"presente|present(?: tense)?"),
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
-    ("masculine", r"(?:al|in the) maschile|(?:al|in the) masculine"),
+    ("masculine", r"(?:al|il|in the|the) maschile|(?:al|il|in the|the) masculine|forma maschile|masculine forms?"),
     ("participle", r"participi\w*|participles?"),
     ("infinitive", r"infinit[oi]|infinitive"),
     ("gerundive", r"gerundi\w*|gerunds?"),
     ("imperative", r"imperativ[oi]|imperative"),
+    ("firstPerson", r"prima persona|first[- ]person|1st person|1a persona"),
+    ("secondPerson", r"seconda persona|second[- ]person|2nd person|2a persona"),
+    ("thirdPerson", r"terza persona|third[- ]person|3rd person|3a persona"),
 )
 #: Feature → a word's forms with it asked as a whole question (``{w}``: the quoted word).
 ASK = {
@@ -81,7 +87,9 @@ FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|fles
 #: "the past participle of 'fare'").
 NUMBER_WORDS = (r"\b(?:plural[ei]?|singolar[ei]|singular|participi\w*|participles?|gerundi\w*|gerunds?|infinit[oi]|"
                 r"infinitive|futur[oe]|future tense|congiuntivo|subjunctive|condizionale|conditional|imperfett[oa]|"
-                r"imperfect|imperativ[oi]|imperative)\b")
+                r"imperfect|imperativ[oi]|imperative|(?:prima|seconda|terza) persona|(?:first|second|third) person|"
+                r"(?:il|al|the|in the) (?:femminile|feminine|maschile|masculine)|forma (?:femminile|maschile)|"
+                r"forme (?:femminili|maschili)|(?:feminine|masculine) forms?)\b")
 
 
 class LexicalForm(Pattern):

@@ -41,6 +41,8 @@ class ValueKind:
     en: str
     #: the Italian plural noun is feminine («quante parti del discorso»)
     fem: bool = False
+    #: the class the values must have (see :class:`~.vocab.Facet`)
+    value_class: str | None = None
 
 
 KINDS: dict[str, ValueKind] = {
@@ -56,7 +58,8 @@ KINDS: dict[str, ValueKind] = {
                        "verb tenses"),
     "person": ValueKind("lexinfo:person", True, r"persone grammaticali|grammatical persons", "persone grammaticali",
                         "grammatical persons", fem=True),
-    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions", fem=True),
+    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions", fem=True,
+                          value_class="elita:Emotion"),
     "polarity": ValueKind("marl:hasPolarity", True, r"classi di polarita|polarity classes|polarita|polarities",
                           "classi di polarità", "polarity classes", fem=True),
     "property": ValueKind(None, False, r"propriet[aà]|properties|predicat[ie]|predicates|attribut[ie]|attributes",
@@ -118,6 +121,8 @@ class ValueSet(StandalonePattern):
         else:
             value = Var(kind)
             where = Group([Triple(subject, IRI.of(spec.prop), value)])
+            if spec.value_class:
+                where.add(Triple(value, IRI.of("rdf:type"), IRI.of(spec.value_class)))
         label = Var(f"{kind}Label")
         if spec.labelled and not count:
             where.add(Optional_(Group([Triple(value, IRI.of("rdfs:label"), label)])))

@@ -183,7 +183,7 @@ def _answer(text: Text, slots: Slots) -> None:
 
 #: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
 HAVE_A = (r"(?<!non )(?<!not )\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
-          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
+          r"(?:(?:una?|uno|an?|one|some|qualche)\s+|un'\s*)(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
 
 
 def _required(text: Text, slots: Slots) -> None:
