@@ -113,15 +113,6 @@ def test_off_shape_answer_is_refined_then_the_next_candidate_tried(sample_kb):
     assert state["refinements"][0]["node"] == "refine" and state["refinements"][0]["reason"] == "mismatch"
 
 
-def test_a_how_many_question_gets_a_count_even_over_groups(sample_kb):
-    per_lemma = PROLOGUE + ("SELECT ?wr (COUNT(DISTINCT ?e) AS ?entries) WHERE {\n  ?e ontolex:canonicalForm ?lemma ; "
-                            "elita:HasEmotion elita:Paura .\n  ?lemma ontolex:writtenRep ?wr .\n} GROUP BY ?wr\n")
-    state = run(sample_kb, [per_lemma], question="Quante parole esprimono paura?")
-    attempt = state["attempts"][0]
-    assert attempt["verdict"] == "ok" and attempt["rows"] == 1 and "COUNT(*)" in attempt["sparql"]
-    assert int(attempt["preview"][0][0]) == count(sample_kb, per_lemma)
-
-
 def test_a_yes_no_question_gets_an_ask(sample_kb):
     state = run(sample_kb, [FEAR], question="Ci sono parole che esprimono paura?")
     attempt = state["attempts"][0]

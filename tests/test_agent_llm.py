@@ -87,6 +87,16 @@ def test_failed_attempts_and_findings_go_back_to_the_generator(llm_env, sample_k
     assert "What exploring the knowledge base found" in second
 
 
+def test_the_llm_query_is_put_in_the_form_the_reading_asks(llm_env, sample_kb):
+    per_lemma = PROLOGUE + ("SELECT ?wr (COUNT(DISTINCT ?e) AS ?entries) WHERE {\n  ?e ontolex:canonicalForm ?lemma ; "
+                            "elita:HasEmotion elita:Paura .\n  ?lemma ontolex:writtenRep ?wr .\n} GROUP BY ?wr\n")
+    script(llm_env, per_lemma)
+    result = api.agent("Quante parole esprimono paura?", mode="llm", kb=sample_kb)
+    attempt = result.attempts[0]  # a count of the groups, since the question asks how many
+    assert attempt["source"] == "llm" and "COUNT(*)" in attempt["sparql"] and attempt["shaped"]
+    assert result.rows.values() == [[str(api.execute(per_lemma, kb=sample_kb).count)]]
+
+
 def test_an_unusable_llm_answer_falls_back_to_the_offline_candidates(llm_env, sample_kb):
     llm_env.handler = reply_by_content([(r"You plan SPARQL", error(400)),
                                         (r"You translate questions about LiITA", "I cannot write SPARQL.")])

@@ -5,8 +5,8 @@ What the answer must be comes from the translator's reading of the question
 the plan it chose) and from the catalogue, never from cue words of the agent's
 own. :func:`expectations` turns that reading into plain data:
 
-* ``form``: ``ask`` (the reader read a yes/no question), ``count`` (the chosen
-  plan counts) or ``rows``; ``number``: the question asks how many of
+* ``form``: ``ask`` (the reader read a yes/no question), ``count`` (the
+  reading's query is one number) or ``rows``; ``number``: the question asks how many of
   something (a number must be in the answer, in a column or as the count);
 * ``words``: the words the question names, each with the spellings that stand
   for it (an English word mapped to an Italian lemma stands for the lemma and
@@ -75,9 +75,8 @@ def expectations(question: str, reading: dict, cues: dict[str, float]) -> dict:
     if slots.get("definition_contains"):
         affixes.append(slots["definition_contains"])
     built = {label for label, p in CATALOGUE.items() if p.kind == "built"}
-    shape = reading.get("shape")
-    form = ("ask" if slots.get("yes_no") else
-            "count" if shape == "count" or (shape == "standalone" and outline(sparql) and is_count(sparql)) else "rows")
+    # one number when the reading's own query is one (a count per group is rows of numbers)
+    form = "ask" if slots.get("yes_no") else "count" if outline(sparql) and is_count(sparql) else "rows"
     return {"form": form, "number": bool(slots.get("count")) and form != "ask", "words": words, "values": values,
             "affixes": affixes, "cued": sorted(l for l, w in cues.items() if w >= STRONG_CUE and l not in built),
             "shows": [kind for flag, kind in SHOW_SLOTS if slots.get(flag)], "gaps": reading_gaps(reading),

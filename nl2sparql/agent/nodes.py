@@ -125,20 +125,18 @@ def _first_candidates(state, ctx) -> tuple[list[dict], list[str]]:
     analysis = state["analysis"]
     reading = analysis.get("reading") or {}
     examples = state.get("examples") or []
-    queue = []
-    if reading.get("sparql"):
-        queue.append({"sparql": reading["sparql"], "source": _reading_source(reading.get("source")),
-                      "why": f"the translator's reading ({reading.get('shape')})", "shape": reading.get("shape")})
-    queue += cands.from_readings(ctx.translator, state["question"], [Example(**e) for e in examples],
-                                 source="reading")
+    # the plans ranked as the translator ranks them (same examples): the first is its own query, unless it
+    # borrowed a similar example's reading or query, which then goes first
+    queue = cands.from_readings(ctx.translator, state["question"], [Example(**e) for e in examples],
+                                source="reading")
+    if queue and reading.get("source", "catalogue") == "catalogue":
+        queue[0].update(source="catalogue", why="the translator's reading: " + queue[0]["why"])
+    elif reading.get("sparql"):
+        queue.insert(0, {"sparql": reading["sparql"], "source": reading["source"], "shape": reading.get("shape"),
+                         "why": f"the translator's reading, borrowed from a similar example ({reading['source']})"})
     seen = {normalise_query(c["sparql"]) for c in queue}
     adapted, notes = cands.from_examples(examples, analysis.get("slots") or {}, seen)
     return cands.unique(queue + adapted), notes
-
-
-def _reading_source(source: str | None) -> str:
-    """The translator's source as an attempt's source (``catalogue``, ``adapted``, ``example``)."""
-    return source or "catalogue"
 
 
 def generate(state, runtime) -> dict:
