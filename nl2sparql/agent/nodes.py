@@ -48,14 +48,14 @@ def analyze(state, runtime) -> dict:
         return {"analysis": {"off_topic": reason}, "route": "output", "trace": _trace("analyze", start, reason)}
     result = ctx.translator.translate(question)
     reading = result.to_dict()
-    cues = detect_patterns(question)
     steps = (result.slots.get("plan") or [])
-    analysis = {"language": result.slots.get("lang", "it"), "patterns": cues, "slots": result.slots,
+    analysis = {"language": result.slots.get("lang", "it"), "patterns": detect_patterns(question),
+                "slots": result.slots,
                 "shape": result.shape,
                 "complexity": ("simple", "simple", "moderate")[min(2, len(steps))] if len(steps) < 3 else "complex",
                 "reading": {k: reading[k] for k in ("sparql", "source", "shape", "confidence", "warnings",
                                                      "alternatives")},
-                "expects": checks.expectations(question, reading, cues)}
+                "expects": checks.expectations(question, reading)}
     examples = [{"id": e.id, "score": round(e.score, 4), "question": e.question, "patterns": list(e.patterns),
                  "shape": e.shape, "sparql": e.sparql} for e in result.examples]
     expects = analysis["expects"]
@@ -162,8 +162,10 @@ def generate(state, runtime) -> dict:
         for c in queue:
             if "problems" not in c:
                 c["problems"] = checks.query_problems(expects, cands.shape_to(c["sparql"], expects)[0])
-        # a candidate that leaves nothing of the question out first; a fix queued after a failure keeps its place
-        best = min(range(len(queue)), key=lambda i: (0 if queue[i].get("fix") else len(queue[i]["problems"]) > 0, i))
+        # a fix queued after a failure first; then a reading that leaves nothing of the question out, in the
+        # translator's order; a similar example's query only when no reading is left that does
+        best = min(range(len(queue)), key=lambda i: (not queue[i].get("fix"), bool(queue[i]["problems"]),
+                                                     queue[i]["source"].startswith("example:"), i))
         chosen = queue.pop(best)
     if chosen is None:
         return {"candidates": queue, "current": None, "route": "output",
