@@ -40,6 +40,7 @@ new MutationObserver((_, obs) => {
 """
 
 # The status box's own text, without Gradio's "processing…" overlay drawn inside it while a request runs.
+# Resolves with [ms from the click to the new status drawn, the status text] (a translation or an error).
 CLICK = """
 const done = arguments[arguments.length - 1];
 const status = document.getElementById('tr-status');
@@ -49,7 +50,8 @@ const before = textOf(status);
 const start = performance.now();
 const check = () => {
   const text = textOf(status);
-  if (text !== before && text.includes('Translated')) { obs.disconnect(); done(performance.now() - start); }
+  if (text !== before && (text.includes('Translated') || text.includes('rror'))) {
+    obs.disconnect(); done([performance.now() - start, text]); }
 };
 const obs = new MutationObserver(check);
 obs.observe(status, {subtree: true, childList: true, characterData: true});
@@ -92,7 +94,7 @@ def clicks(browser, n: int) -> list[tuple[str, float]]:
         box.clear()
         box.send_keys(question)
         time.sleep(0.3)  # let the page register the new value before clicking
-        out.append((question, driver.execute_async_script(CLICK)))
+        out.append((question, driver.execute_async_script(CLICK)[0]))
     return out
 
 

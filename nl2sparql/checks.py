@@ -8,8 +8,9 @@ with the same words.
 from __future__ import annotations
 
 import math
+import re
 
-from .errors import ConfigError
+from .errors import ConfigError, DataError
 
 #: The longest time budget accepted for one query (a day); larger values are typos.
 MAX_TIMEOUT = 86_400.0
@@ -36,3 +37,37 @@ def check_count(value, what: str, low: int = 1, high: int = MAX_ROWS) -> int:
     if not low <= value <= high:
         raise ConfigError(f"{what} must be between {low:,} and {high:,}, got {value!r}")
     return int(value)
+
+
+#: The longest question (or search text) accepted, in characters: a long paragraph. Every way in refuses a
+#: longer one with the same line, before any reader runs.
+MAX_QUESTION = 2_000
+
+
+def check_question(question, what: str = "question") -> str:
+    """``question`` when it is a non-blank string of at most :data:`MAX_QUESTION` characters; one clear
+    :class:`~nl2sparql.errors.DataError` line otherwise."""
+    if not isinstance(question, str) or not question.strip():
+        raise DataError(f"the {what} is empty: ask something about LiITA in Italian or English")
+    return check_length(question, what)
+
+
+def check_length(text: str, what: str) -> str:
+    """``text`` when it is at most :data:`MAX_QUESTION` characters of text (see :func:`check_text`)."""
+    if len(text) > MAX_QUESTION:
+        raise DataError(f"the {what} is {len(text):,} characters long: ask in at most {MAX_QUESTION:,} characters")
+    return check_text(text, what)
+
+
+#: A UTF-16 surrogate code point: never a character of text (it comes from broken JSON or undecodable bytes).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, what: str) -> str:
+    """``text`` unless it holds a lone surrogate, which no encoder, tokenizer or engine accepts; one clear
+    :class:`~nl2sparql.errors.DataError` line then."""
+    found = _SURROGATE.search(text)
+    if found:
+        raise DataError(f"the {what} holds U+{ord(found.group()):04X} at character {found.start() + 1}, a lone "
+                        "surrogate that is not text: send it as UTF-8")
+    return text

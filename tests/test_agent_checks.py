@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from nl2sparql import api
-from nl2sparql.agent import checks
+from nl2sparql.agent import AgentContext, Run, checks
+from nl2sparql.agent.testing import ScriptedTranslator
 from nl2sparql.translate.offline import OfflineTranslator
 
 P = ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX elita: <http://w3id.org/elita/>\n"
@@ -31,7 +32,8 @@ def test_the_expectations_come_from_the_reading():
     assert expects("Can you find the words that end in '-mente'?")["form"] == "rows"  # a request, not yes/no
     amore = expects("Quali emozioni esprime la parola «amore»?")
     assert [w["word"] for w in amore["words"]] == ["amore"] and amore["shows"] == ["emotion"]
-    assert expects("Qual è il genere grammaticale di «mano»?")["gaps"]  # no fact about «mano» was read
+    assert not expects("Qual è il genere grammaticale di «mano»?")["gaps"]  # the reader reads the gender asked
+    assert expects("Qual è il registro di «mano»?")["gaps"]  # no fact about «mano» was read
 
 
 def test_a_query_that_leaves_the_question_out_is_caught_before_it_runs():
@@ -84,10 +86,19 @@ def test_which_emotions_a_word_expresses_is_not_read_backwards(sample_kb):
 
 def test_the_gender_of_a_word_is_its_gender(sample_kb):
     result = api.agent("Qual è il genere grammaticale di «mano»?", kb=sample_kb)
-    first = result.attempts[0]
-    assert first["verdict"] == "mismatch" and any("lila:hasGender" in p for p in first["problems"])
-    assert result.final["verified"] and result.final["source"] == "property"
+    assert result.final["verified"] and "lila:hasGender" in result.sparql
     assert result.rows.values() == [["http://lila-erc.eu/ontologies/lila/feminine"]]
+
+
+def test_a_reading_that_leaves_out_the_property_asked_is_repaired_through_it(sample_kb):
+    # a reading that shows «mano»'s part of speech where its gender is asked: the ontology names lila:hasGender
+    pos = P + ('SELECT DISTINCT ?pos WHERE {\n  VALUES ?wr { "mano"@it }\n  ?lemma dcterms:isPartOf '
+               '<http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos .\n}\n')
+    ctx = AgentContext(kb=sample_kb, translator=ScriptedTranslator([pos]))
+    state = Run("Qual è il genere grammaticale di «mano»?", ctx).invoke()
+    first, final = state["attempts"][0], state["final"]
+    assert first["verdict"] == "mismatch" and any("lila:hasGender" in p for p in first["problems"])
+    assert final["verified"] and final["source"] == "property" and "lila:hasGender" in final["sparql"]
 
 
 def test_a_yes_that_only_says_the_word_exists_is_not_verified(sample_kb):

@@ -164,6 +164,14 @@ def test_load_then_query_and_info_on_the_store(tmp_path):
     assert result.exit_code == 0, result.output
     assert "loaded 3 quads from 2 file(s)" in result.stdout
     assert (store / MARKER).is_file()
+    # progress, off a terminal: a line per file and per step, each with its time; then quads per graph
+    lines = result.stderr.splitlines()
+    assert [line.split("…")[0] for line in lines] == [
+        "loading extra.ttl.gz (0 kB, file 1 of 2)", "loading more.nq (0 kB, file 2 of 2)",
+        "building the union default graph (the data graphs, queried as one)", "compacting the store"]
+    assert all(line.endswith(" s") for line in lines)
+    for graph in ("http://example.org/g1", "http://example.org/g2", COMPLIT_SERVICE):
+        assert graph in result.stdout
 
     result = kb("info", "--store", str(store), "--json")
     assert result.exit_code == 0, result.output

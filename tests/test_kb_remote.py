@@ -396,3 +396,26 @@ def test_service_queries_are_checked_locally_and_sent_unchanged(remote, endpoint
              "SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/> { ?s skos:definition ?d } }")
     assert remote.select(query).rows == []
     assert endpoint.requests[0].query == query
+
+
+def test_an_answer_broken_midway_drops_its_reader_in_its_own_thread(monkeypatch):
+    """Issue 31: an answer that breaks off after its rows (here a key after the bindings) is one error; the
+    reader it was read with goes with the thread that read it, not with the thread the error reaches
+    (pyoxigraph reports the latter as "unsendable" noise)."""
+    import gc
+    import io
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    body = io.BytesIO(b'{"head": {"vars": ["s"]}, "results": {"bindings": [{"s": {"type": "uri", "value": '
+                      b'"http://a"}}]}, "extra": true}')
+    body.url = "http://127.0.0.1:9/sparql"
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(RemoteKB._parse, body, "select", 10)
+        with pytest.raises(EndpointError, match="not SPARQL JSON results"):
+            future.result()
+    del future
+    gc.collect()
+    assert not dropped, [str(d.exc_value) for d in dropped]

@@ -19,9 +19,10 @@ def _pid_and_square(x: int) -> tuple[int, int]:
 
 def test_results_come_in_order_from_other_processes():
     results = fork_map(_pid_and_square, range(2000), workers=2, chunk=50)
-    assert [square for _, square in results] == [x * x for x in range(2000)]
+    assert [square for _, square in results] == [x * x for x in range(2000)]  # complete, in order
     pids = {pid for pid, _ in results}
-    assert os.getpid() not in pids and len(pids) == 2
+    # computed in forked children (how the items were shared between the two is the scheduler's business)
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
 
 
 def test_one_worker_or_few_items_run_here_with_the_same_results():

@@ -128,6 +128,41 @@ def test_execution_filter_stops_once_enough_candidates_passed(pool300):
     assert pool300[1]["executed"] == report["rows_in"] - report["not_run"]
 
 
+def test_the_filter_run_alongside_the_composer_keeps_what_it_keeps_after_it(pool300, sample_kb, tmp_path):
+    """The pipeline executes candidates while the composer draws them; the filter's rows are those it writes
+    when it reads the composer's finished step file."""
+    from nl2sparql.operators import ExecutionFilter
+    from nl2sparql.pipelines.storage import StepStorage
+
+    manifest = json.loads(Path(pool300[1]["manifest"]).read_text())
+    cache, prefix = Path(pool300[1]["manifest"]).parent, manifest["run"]["prefix"]
+    storage = StepStorage(tmp_path, "again", first_entry_file_name=cache / f"{prefix}_step1.jsonl").step()
+    params = next(s for s in manifest["steps"] if s["operator"] == "ExecutionFilter")["params"]
+    report = ExecutionFilter(params, kb=sample_kb).run(storage)
+    after = [dict(r, query_seconds=None) for r in read_jsonl(storage.file(0))]
+    alongside = [dict(r, query_seconds=None) for r in read_jsonl(cache / f"{prefix}_step2.jsonl")]
+    assert after == alongside and report.to_json()["rejected"] == manifest["steps"][2]["report"]["rejected"]
+
+
+def test_a_composer_that_fails_stops_the_filter_running_alongside(sample_kb, tmp_path, monkeypatch):
+    from nl2sparql.operators import PatternComposer
+
+    ran = []
+    digest = sample_kb.digest
+    monkeypatch.setattr(sample_kb, "digest", lambda q, *a, **kw: ran.append(q) or digest(q, *a, **kw))
+
+    def failing_run(self, storage, input_key="fact", output_key="sparql", sink=None):
+        for i in range(400):
+            sink({"cid": f"c{i}", output_key: "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", "labels": {}})
+        raise RuntimeError("the composer broke")
+    monkeypatch.setattr(PatternComposer, "run", failing_run)
+    config = RunConfig(target=300, seed=1, out=str(tmp_path / "p.jsonl"), cache_dir=str(tmp_path / "cache"))
+    with pytest.raises(RuntimeError, match="the composer broke"):
+        GenerationPipeline(config, sample_kb).run()
+    assert len([q for q in ran if "LIMIT 1" in q]) < 400  # the candidates still queued were not run
+    assert not (tmp_path / "p.jsonl").exists()
+
+
 def test_a_filter_that_runs_out_of_candidates_gets_more_and_the_pool_is_the_same(pool300, sample_kb, tmp_path):
     config = RunConfig(target=300, seed=1, out=str(tmp_path / "p.jsonl"), cache_dir=str(tmp_path / "cache"))
     steps = default_steps(config, sample_kb)

@@ -92,7 +92,6 @@ def read_url(process: subprocess.Popen, wait: float = 120.0) -> str:
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_kb_serve_prints_the_url_serves_the_sample_and_stops_cleanly(tmp_path, stop):
-    find_or_skip()
     env = dict(os.environ, TMPDIR=str(tmp_path))
     # as from a terminal: SIGINT at its default even when this test run was started in the background
     # (a shell without job control starts background commands with SIGINT ignored, and children inherit that)
@@ -103,38 +102,43 @@ def test_kb_serve_prints_the_url_serves_the_sample_and_stops_cleanly(tmp_path, s
         assert url.startswith("http://127.0.0.1:") and url.endswith("/query")
         with RemoteKB(url) as kb:
             assert kb.ask(P + 'ASK { ?l a lila:Lemma ; ontolex:writtenRep "casa"@it }')
-        assert list(tmp_path.iterdir())  # the temporary sample store is there while serving
         process.send_signal(stop)
         assert process.wait(30) == 0, process.stderr.read()
     finally:
         if process.poll() is None:
             process.kill()
     assert not port_open(url)
-    assert list(tmp_path.iterdir()) == []  # the temporary store is gone
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
-def test_kb_serve_a_store_on_a_given_port(tmp_path, monkeypatch):
-    find_or_skip()
+def test_kb_serve_a_store_on_a_given_port(tmp_path):
     EmbeddedKB.build(tmp_path / "store", sample_files(), progress=False)
     port = free_port()
-    monkeypatch.chdir(tmp_path)
-    with OxigraphServer(Path("store"), port=port) as server:  # a relative path, as typed
-        url = server.url
+    process = subprocess.Popen([GEN, "kb", "serve", "--store", "store", "--port", str(port)],  # relative, as typed
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        url = read_url(process)
         assert url == f"http://127.0.0.1:{port}/query"
         with RemoteKB(url) as kb, open_sample() as sample:
             query = P + "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g"
             assert kb.select(query).rows == sample.select(query).rows
+        process.terminate()
+        assert process.wait(30) == 0, process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
     assert not port_open(url)
     assert (tmp_path / "store").is_dir()  # a given store is never removed
 
 
-def test_kb_serve_refuses_what_it_cannot_serve(tmp_path, monkeypatch):
-    not_a_store = invoke_failing(["kb", "serve", "--store", str(tmp_path)])
-    assert "not a store built by `nl2sparql-gen kb load`" in not_a_store
-    missing = invoke_failing(["kb", "serve", "--store", str(tmp_path / "nope")])
-    assert "no Oxigraph store here" in missing
-    monkeypatch.setenv("NL2SPARQL_OXIGRAPH", str(tmp_path / "oxigraph"))
-    assert "is not an executable file" in invoke_failing(["kb", "serve"])
+def test_kb_serve_refuses_what_it_cannot_serve(tmp_path):
+    assert "no Oxigraph store here" in invoke_failing(["kb", "serve", "--store", str(tmp_path)])
+    assert "no Oxigraph store here" in invoke_failing(["kb", "serve", "--store", str(tmp_path / "nope")])
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = invoke_failing(["kb", "serve", "--port", str(taken.getsockname()[1])])
+    assert "cannot listen on 127.0.0.1" in busy and "choose another --port" in busy
     with pytest.raises(ConfigError, match="is not installed: pip install oxigraph"):
         find_program("oxigraph-not-here", install="pip install oxigraph==0.5.13")
 

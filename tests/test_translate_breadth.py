@@ -142,9 +142,10 @@ def test_the_lexicon_embeddings_are_cached_per_kb_content(sample_kb, tmp_path):
 
 def test_a_kb_that_cannot_list_its_lemmas_switches_mapping_off_with_one_warning(tmp_path):
     from nl2sparql.errors import QueryError
+    from nl2sparql.kb.base import KnowledgeBase
 
-    class Broken:
-        def select(self, query, **kw):
+    class Broken(KnowledgeBase):
+        def _run(self, query, form, timeout, max_rows, reduce=None):
             raise QueryError("execution", "the store is gone")
 
     mapper = ConceptMapper(Broken(), cache_root=tmp_path)

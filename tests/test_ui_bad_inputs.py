@@ -38,7 +38,7 @@ UPDATES = [
 ]
 INJECTIONS = ['"} . ?s ?p ?o . FILTER("', "l'albero \"grande\"", "back\\slash \\\" quote", "{ } { } ]",
               "riga\nnuova\r\n",
-              "😀🇮🇹 paura?", "parola " * 1700, "\x00\x07"]
+              "😀🇮🇹 paura?", "parola " * 285, "\x00\x07"]
 
 #: (case, endpoint, arguments, expected: "error" + words in the line, or "ok")
 CASES = [
@@ -64,7 +64,8 @@ CASES = [
     ("fix an empty query", "/fix", ["", False], ("error", "the query is empty")),
     ("fix an update", "/fix", ["DROP ALL", True], ("error", "SPARQL Update is refused")),
     ("analyze nothing", "/analyze", [""], ("error", "empty")),
-    ("analyze 10,000 characters", "/analyze", ["parola " * 1430, ], ("ok",)),
+    ("analyze 10,000 characters", "/analyze", ["parola " * 1430, ], ("error", "at most 2,000 characters")),
+    ("translate 11,900 characters", "/translate", ["parola " * 1700, "offline"], ("error", "at most 2,000 characters")),
     ("retrieve nothing", "/retrieve", ["", 5, "all shipped pools"], ("error", "empty")),
     ("generate zero", "/generate", [0, 1, []], ("error", "between 1 and")),
     ("generate a negative target", "/generate", [-4, 1, []], ("error", "between 1 and")),

@@ -7,6 +7,7 @@ import html
 import json
 import logging
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -253,6 +254,19 @@ def test_a_run_without_a_useful_answer_is_not_a_green_done(ctx):
                                           "trace": [{"node": "output", "ms": 1.0, "summary": "done"}]})]
     status, *_ = list(agent_tab.follow(steps))[-1]
     assert "nl2s-warn" in status and "without a useful answer" in text_of(status)
+
+
+def test_a_long_agent_step_updates_the_status_every_tick(ctx, monkeypatch):
+    monkeypatch.setattr(agent_tab, "TICK", 0.2)  # a second in the app
+
+    def slow():
+        yield {"node": "plan", "state": {}}
+        time.sleep(0.5)  # e.g. a query that takes a while on the real-scale KB
+        yield {"node": "execute", "state": {}}
+    statuses = [text_of(u[0]) for u in agent_tab.follow(slow())]
+    ticks = [s for s in statuses if s.startswith("Running… 1 step(s) so far, ")]
+    assert ticks and ticks[-1].endswith(" s"), statuses  # at least one while the step ran
+    assert "finished in 2 step(s)" in statuses[-1]
 
 
 def test_an_agent_error_keeps_the_trace_and_shows_one_line(ctx):

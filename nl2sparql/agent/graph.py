@@ -16,6 +16,8 @@ ones), and a run is checkpointed per step when a checkpointer is given (see
 
 from __future__ import annotations
 
+import functools
+import os
 import sqlite3
 import uuid
 from contextlib import contextmanager
@@ -25,6 +27,7 @@ from typing import Iterator
 from langgraph.graph import END, START, StateGraph
 
 from ..errors import ConfigError
+from ..fileio import DiskFull, no_space
 from . import nodes
 from .context import AgentContext
 from .state import AgentState, initial_state
@@ -72,6 +75,13 @@ def build_graph(checkpointer=None):
     return graph.compile(checkpointer=checkpointer)
 
 
+@functools.cache
+def plain_graph():
+    """The graph without a checkpointer, compiled once per process (it holds no run's state; each run passes
+    its own input, thread and context)."""
+    return build_graph()
+
+
 def mermaid() -> str:
     """The graph as a Mermaid flowchart (what ``nl2sparql agent-viz`` prints)."""
     return build_graph().get_graph().draw_mermaid()
@@ -95,8 +105,21 @@ def sqlite_checkpointer(path: str | Path):
         raise ConfigError(f"{path}: cannot open the checkpoint file ({exc})") from None
     try:
         yield SqliteSaver(conn)
+    except sqlite3.OperationalError as exc:
+        if no_space(exc) or _full(path):  # SQLite may say only "disk I/O error" when a write finds no room
+            raise DiskFull(path, "free some space and run the agent again with the same --checkpoint and "
+                                 "--thread: it resumes where it stopped") from None
+        raise
     finally:
         conn.close()
+
+
+def _full(path: Path) -> bool:
+    """True when the file system holding ``path`` has no block left for an unprivileged writer."""
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        return False
 
 
 class Run:
@@ -109,7 +132,7 @@ class Run:
     """
 
     def __init__(self, question: str, ctx: AgentContext, *, checkpointer=None, thread: str | None = None):
-        self.graph = build_graph(checkpointer)
+        self.graph = build_graph(checkpointer) if checkpointer is not None else plain_graph()
         self.ctx = ctx
         self.thread = thread or uuid.uuid4().hex
         self.config = {"configurable": {"thread_id": self.thread},

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
-from ..checks import check_count, check_timeout
-from ..errors import ConfigError, DataError, Nl2SparqlError
+from ..checks import check_count, check_question, check_timeout
+from ..errors import ConfigError, Nl2SparqlError
 from ..score.evaluate import PREDICTORS, register_predictor
 from ..service.kbs import KBLike, limits, using_kb
 from ..service.llm import llm_client
@@ -78,11 +78,6 @@ class AgentStep(Result):
         return result_from_state(self.state, mode=self.mode)
 
 
-def _need_question(question: str) -> None:
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty: ask something about LiITA in Italian or English")
-
-
 #: One concept mapper per open KB and embedder: its lexicon (every written form of the KB) is read once.
 _MAPPERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _MAPPERS_LOCK = threading.Lock()
@@ -110,7 +105,7 @@ def _run(question: str, *, mode: str, kb: KBLike, pools: PoolsLike, k: int, embe
     from ..translate.offline import OfflineTranslator
     from ..translate.translator import get_retriever
 
-    _need_question(question)
+    check_question(question)
     if mode not in MODES:
         raise ConfigError(f"unknown agent mode {mode!r} (use offline or llm)")
     if thread is not None and checkpoint is None:

@@ -25,7 +25,8 @@ def ask(
         = Path("predictions.jsonl"),
     agent_cmd: Annotated[Optional[str], typer.Option(
         "--agent-cmd", help="Command template, e.g. 'my-agent --question {question}' ({id} and {lang} too; "
-                            "without {question} the question goes to stdin); SPARQL on stdout.",
+                            "without {question} the question goes to stdin); SPARQL on stdout. A placeholder is "
+                            "one argument, never code: shell code (sh -c) reads $NL2SPARQL_QUESTION instead.",
         show_default=False)] = None,
     agent_openai: Annotated[Optional[str], typer.Option(
         "--agent-openai", help="OpenAI-compatible chat endpoint, e.g. http://127.0.0.1:8000/v1.",

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from ..errors import ConfigError, Nl2SparqlError
+from ..fileio import AGAIN, no_space
 
 console = Console()
 err_console = Console(stderr=True)
@@ -106,9 +107,29 @@ def friendly(func: Callable) -> Callable:
             raise fail(f"file not found: {exc.filename} (check the path)")
         except PermissionError as exc:
             raise fail(f"permission denied: {exc.filename}")
+        except OSError as exc:
+            if not no_space(exc):
+                raise
+            raise fail(f"no space left on the device while writing {exc.filename or 'a file'}; nothing written "
+                       f"before was lost: {AGAIN}")
         except KeyboardInterrupt:
             raise fail("interrupted", code=130)
     return wrapper
+
+
+def warn_if_exposed(host: str, what: str) -> None:
+    """Warn on stderr when ``host`` is not a loopback address: anyone who reaches it may ``what`` (no login)."""
+    import ipaddress
+
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    err_console.print(f"[yellow]warning:[/] listening on {host}: anyone who can reach it may {what} (there is no "
+                      "authentication)", highlight=False)
 
 
 def print_json(obj) -> None:

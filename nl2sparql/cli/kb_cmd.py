@@ -56,8 +56,12 @@ def load(files: Annotated[List[Path], typer.Argument(help="RDF files: .ttl .trig
     """Build an on-disk Oxigraph store from RDF dumps (e.g. ../shared/liita/mirror/*.nq.gz)."""
     from .. import api
 
-    done = api.load_store(files, store, graph=graph, progress=sys.stderr.isatty())
+    done = api.load_store(files, store, graph=graph, progress=True)
     console.print(f"loaded {done.quads:,} quads from {len(files)} file(s) into {store} in {done.seconds:.1f} s")
+    table = Table("graph", "quads", title="Quads per graph in the store")
+    for name, quads in done.graphs.items():
+        table.add_row(name, f"{quads:,}")
+    console.print(table)
 
 
 def _totals(graphs: list[dict], key: str) -> dict[str, int]:
@@ -129,8 +133,11 @@ def serve(store: StoreOpt = None,
           port: Annotated[Optional[int], typer.Option(
               help="Port on 127.0.0.1 (default: a free one).", show_default=False)] = None,
           query_timeout: Annotated[float, typer.Option(
-              help="The server's own per-query limit in seconds.")] = 60.0) -> None:
-    """Serve the sample or a store over SPARQL with the Oxigraph server, on 127.0.0.1, until Ctrl-C."""
+              help="The server's own per-query limit in seconds (a query past it is stopped).")] = 60.0,
+          max_rows: Annotated[Optional[int], typer.Option(
+              help="Most rows in one answer (default 100,000; a cut answer says so).", show_default=False)]
+          = None) -> None:
+    """Serve the sample or a store over SPARQL on 127.0.0.1, with the embedded store's bounds, until Ctrl-C."""
     from .. import api
 
     def ready(url: str) -> None:
@@ -138,4 +145,4 @@ def serve(store: StoreOpt = None,
         err_console.print(f"serving {store or 'the embedded sample'} read-only; use "
                           f"--endpoint {url} (Ctrl-C stops)", highlight=False, soft_wrap=True)
 
-    api.serve_kb(store=store, port=port, query_timeout=query_timeout, ready=ready)
+    api.serve_kb(store=store, port=port, query_timeout=query_timeout, max_rows=max_rows, ready=ready)

@@ -7,7 +7,6 @@ TOML file as the other commands.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import socket
 import sys
@@ -19,7 +18,7 @@ import typer
 from ..api import DEFAULT_TIMEOUT
 from ..errors import ConfigError
 from .common import (KB_PANEL, LLM_PANEL, EmbedderOpt, EndpointOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt,
-                     ServiceOpt, StoreOpt, err_console, friendly, kb_choice)
+                     ServiceOpt, StoreOpt, err_console, friendly, kb_choice, warn_if_exposed)
 
 app = typer.Typer(help="Serve nl2sparql's tools to LLM clients over the Model Context Protocol.",
                   no_args_is_help=True)
@@ -69,21 +68,10 @@ def serve(
     config = _config(store, endpoint, service, timeout, max_rows, llm, llm_model, llm_base_url, llm_config, embedder)
     if transport == "http":
         _check_port(host, port)
-        if not _loopback(host):
-            err_console.print(f"[yellow]warning:[/] listening on {host}: anyone who can reach it may call the "
-                              "tools (there is no authentication)", highlight=False)
+        warn_if_exposed(host, "call the tools")
         err_console.print(f"nl2sparql MCP server at http://{host}:{port}/mcp (KB: {config.kb.label}); "
                           "Ctrl-C stops it", highlight=False)
     run(config, transport, host, port)
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _check_port(host: str, port: int) -> None:

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from .common import (KB_PANEL, LLM_PANEL, EndpointOpt, JsonOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt,
-                     StoreOpt, console, friendly, kb_choice, print_json, whole_number)
+                     StoreOpt, console, err_console, friendly, kb_choice, print_json, whole_number)
 
 pool_app = typer.Typer(help="Inspect example pools.", no_args_is_help=True)
 
@@ -112,6 +113,9 @@ def run(target: Annotated[int, typer.Option("--target", parser=whole_number("--t
                 tasks[step] = progress.add_task(step, total=None)
             progress.update(tasks[step], completed=done, total=total)
 
+        def notify(line: str) -> None:  # the LLM's retries and waits: above the bars, or on stderr with --json
+            (err_console if json_output else progress.console).print(f"[dim]{escape(line)}[/]", highlight=False)
+
         result = api.generate(target, seed=seed, patterns=patterns, out=out, resume=resume, force=force,
                               kb=kb_choice(store, endpoint, timeout, workers=threads, services=service),
                               timeout=timeout,
@@ -119,7 +123,7 @@ def run(target: Annotated[int, typer.Option("--target", parser=whole_number("--t
                               memory=memory, shard=shard, shards=shards, unit_size=unit_size, executor=executor,
                               ray_address=ray_address, empty_answers=empty_answers,
                               use_llm=llm, judge=judge, round_trip=round_trip, llm=llm_settings,
-                              llm_candidates=llm_candidates, progress=update)
+                              llm_candidates=llm_candidates, progress=update, notify=notify)
     if json_output:
         print_json(result.to_dict())
         return

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from .common import (LLM_PANEL, EndpointOpt, LLMBaseUrlOpt, LLMConfigOpt, LLMModelOpt, ServiceOpt, StoreOpt, TimeoutOpt,
-                     console, fail, friendly, kb_choice, llm_settings)
+                     console, fail, friendly, kb_choice, llm_settings, warn_if_exposed)
 
 
 @friendly
@@ -34,6 +34,7 @@ def ui(
     from .. import api
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    warn_if_exposed(host, "use the UI and its KB")
     _check_port(host, port)
     kb = kb_choice(store, endpoint, timeout, services=service)
     settings = llm_settings(llm, llm_model, llm_base_url, llm_config)

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from ..checks import MAX_ROWS, MAX_TIMEOUT, check_count, check_timeout  # noqa: F401 - re-exported
+from ..checks import MAX_ROWS, MAX_TIMEOUT, check_count, check_text, check_timeout  # noqa: F401 - re-exported
 from ..errors import QueryError, UpdateRefused
 from ..sparql.lexer import query_form
 from ..sparql.syntax import check_nesting
@@ -40,6 +40,7 @@ def check_read_query(query: str, expected: str | None = None) -> str:
     if not isinstance(query, str) or not query.strip():
         from ..errors import QuerySyntaxError
         raise QuerySyntaxError("the query is empty")
+    check_text(query, "query")
     check_nesting(query)
     form = query_form(query)
     if form == "update":
@@ -112,8 +113,38 @@ class KnowledgeBase(ABC):
     def close(self) -> None:
         """Release workers, files and connections."""
 
+    def with_limits(self, limits: Limits) -> "KnowledgeBase":
+        """This KB with other default limits for the queries that name none (its workers and connections
+        shared; closing the view leaves them open)."""
+        return LimitedKB(self, limits)
+
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+class LimitedKB(KnowledgeBase):
+    """A view of a KB with its own default limits (see :meth:`KnowledgeBase.with_limits`): one shared KB serves
+    callers whose limits differ, and every query a caller makes, its own and those made for it (validation,
+    hints, counts), runs under the caller's limits."""
+
+    def __init__(self, kb: KnowledgeBase, limits: Limits):
+        super().__init__(limits)
+        self.kb = kb.kb if isinstance(kb, LimitedKB) else kb
+        self.description = self.kb.description
+
+    def _run(self, query: str, form: str, timeout: float, max_rows: int) -> ResultTable:
+        return self.kb._run(query, form, timeout, max_rows)
+
+    def digest(self, query: str, reduce: Callable[[ResultTable], T], *, timeout: float | None = None,
+               max_rows: int | None = None) -> T:
+        """``reduce`` of the answer, where the KB computes it (see :meth:`KnowledgeBase.digest`)."""
+        return self.kb.digest(query, reduce, timeout=self.limits.timeout if timeout is None else timeout,
+                              max_rows=self.limits.max_rows if max_rows is None else max_rows)
+
+    def __getattr__(self, name: str):
+        if name == "kb":  # not set yet (a copy being made): no backend to ask
+            raise AttributeError(name)
+        return getattr(self.kb, name)  # what the backend has beyond the interface (prepare, data_graphs, ...)

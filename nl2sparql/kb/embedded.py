@@ -26,7 +26,7 @@ from ..sparql.dialect import normalise_dialect
 from ..sparql.rewrite import complete_prefixes, missing_prefixes, rewrite_services
 from ..sparql.syntax import relocate_error
 from .base import KnowledgeBase, Limits, check_read_query
-from .loader import check_files, load_files
+from .loader import check_files, graph_quads, load_files, phase
 from .results import ResultTable
 from .services import ServiceMap
 from .workers import WorkerPool
@@ -64,10 +64,13 @@ class EmbeddedKB(KnowledgeBase):
     def __init__(self, store: ox.Store, *, path: Path | None = None,
                  services: dict[str, str] | None = None, limits: Limits | None = None,
                  workers: int = 1, description: str = "embedded", union_materialised: bool = False,
-                 service_map: ServiceMap | None = None):
+                 service_map: ServiceMap | None = None, origin: Iterable[Path] | None = None):
         super().__init__(limits)
         self.store = store
         self.path = path
+        #: Where the content came from (the store directory, or the RDF files loaded): keys its
+        #: per-KB artefacts (:mod:`.artefacts`); ``None`` for a store made in code.
+        self.origin = tuple(Path(p) for p in origin) if origin is not None else ((path,) if path else None)
         self.services = dict(DEFAULT_SERVICES if services is None else services)
         #: Service IRIs the user mapped to another endpoint: refused here (no network from the store).
         self.remote_services: dict[str, str] = {}
@@ -93,11 +96,12 @@ class EmbeddedKB(KnowledgeBase):
     @classmethod
     def in_memory(cls, files: Iterable[Path], progress: bool = False, **kw) -> "EmbeddedKB":
         """Load ``files`` into a fresh in-memory store."""
+        files = list(files)
         store = ox.Store()
         load_files(store, files, progress=progress)
         services = kw.get("services")
         materialise_default_graph(store, set((DEFAULT_SERVICES if services is None else services).values()))
-        return cls(store, union_materialised=True, **kw)
+        return cls(store, union_materialised=True, origin=files, **kw)
 
     @classmethod
     def on_disk(cls, path: Path, memory: bool = False, **kw) -> "EmbeddedKB":
@@ -124,16 +128,18 @@ class EmbeddedKB(KnowledgeBase):
             # the graphs materialise_default_graph() copied into the default graph when the store was built
             union = {g.value for g in store.named_graphs()
                      if g.value not in set(meta.get("service_graphs", []))} if materialised else None
-            return cls(copy_to_memory(store, union), union_materialised=materialised, **kw)
+            return cls(copy_to_memory(store, union), union_materialised=materialised, origin=(path,), **kw)
         return cls(store, path=path, union_materialised=materialised, **kw)
 
     @staticmethod
     def build(path: Path, files: Iterable[Path], graph: str | None = None, progress: bool = True,
-              service_graphs: Iterable[str] = (COMPLIT_SERVICE,)) -> int:
+              service_graphs: Iterable[str] = (COMPLIT_SERVICE,), graphs: dict | None = None) -> int:
         """Create (or extend) an on-disk store at ``path`` from ``files``; returns quads loaded.
 
         The default graph is then re-materialised as the union of the data
-        graphs (every graph but ``service_graphs``).
+        graphs (every graph but ``service_graphs``). ``progress`` reports each
+        file and step on stderr; ``graphs`` (a dict) receives the quads of each
+        named graph of the store.
         """
         path = Path(path)
         files = check_files(files)  # before anything is created on disk
@@ -144,9 +150,13 @@ class EmbeddedKB(KnowledgeBase):
         store = ox.Store(str(path))
         try:
             loaded = load_files(store, files, graph=graph, bulk=True, progress=progress)
-            materialise_default_graph(store, service_graphs)
-            store.flush()
-            store.optimize()
+            with phase("building the union default graph (the data graphs, queried as one)", progress):
+                materialise_default_graph(store, service_graphs)
+            with phase("compacting the store", progress):
+                store.flush()
+                store.optimize()
+            if graphs is not None:
+                graphs.update(graph_quads(store))
         finally:
             del store
         tmp = marker.with_suffix(".tmp")

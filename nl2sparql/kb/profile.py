@@ -1,7 +1,8 @@
 """Profiling a knowledge base: graphs, classes and properties with counts.
 
 Used by ``nl2sparql-gen kb info`` and by the schema sampler of the generation
-pipeline. Everything is asked with SPARQL, so it works on any backend.
+pipeline. Everything is asked with SPARQL, so it works on any backend;
+:func:`kb_profile` asks once per KB content (a per-KB artefact).
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ class KBProfile:
         return {"kb": self.description, "triples": self.triples,
                 "graphs": [asdict(g) for g in self.graphs]}
 
+    @staticmethod
+    def from_json(data: dict, description: str | None = None) -> "KBProfile":
+        """The profile :meth:`to_json` wrote (``description`` replaces the recorded one)."""
+        return KBProfile(description or data["kb"], [GraphProfile(**g) for g in data["graphs"]])
+
 
 def _counts(kb: KnowledgeBase, query: str, timeout: float) -> list[tuple]:
     table = kb.select(query, timeout=timeout, max_rows=100_000)
@@ -86,3 +92,12 @@ def profile_kb(kb: KnowledgeBase, timeout: float = 120.0) -> KBProfile:
         g.properties = dict(sorted(g.properties.items(), key=lambda kv: -kv[1]))
     ordered = sorted(graphs.values(), key=lambda g: (g.graph == COMPLIT_SERVICE, -g.triples))
     return KBProfile(kb.description, ordered)
+
+
+def kb_profile(kb: KnowledgeBase, timeout: float = 120.0) -> KBProfile:
+    """:func:`profile_kb`, computed once per KB content and kept (see :mod:`.artefacts`)."""
+    from .artefacts import builder_version, get_artefact
+
+    data = get_artefact(kb, "profile", lambda: profile_kb(kb, timeout=timeout).to_json(),
+                        version=builder_version(profile_kb), what="the KB profile (graphs, classes, properties)")
+    return KBProfile.from_json(data, kb.description)

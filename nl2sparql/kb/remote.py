@@ -18,7 +18,9 @@ as it arrives and reading stops at the row cap, so a huge answer never sits
 in memory. A 500 whose body says the engine refused the query (Virtuoso
 answers ``Virtuoso 37000 Error SP030: SPARQL compiler…`` that way; asking
 again gets the same answer) is one query error with the engine's reason, at
-once, not retried.
+once, not retried; so is an error an nl2sparql endpoint (``kb serve``) names
+in its ``Nl2sparql-Error`` header (a query stopped at its time budget or
+memory cap), and an answer it says it cut at its row cap is marked truncated.
 
 The client is urllib rather than SPARQLWrapper, which reads a whole answer
 into memory, follows redirects and picks ``update=`` by a keyword regex.
@@ -40,10 +42,12 @@ from typing import Callable
 
 import pyoxigraph as ox
 
-from ..errors import EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit
+from ..errors import (EndpointError, QueryError, QuerySyntaxError, QueryTimeout, ResourceLimit, UnmappedService,
+                      UpdateRefused)
 from ..sparql.rewrite import complete_prefixes, rewrite_services
 from ..sparql.syntax import check_syntax
 from .base import KnowledgeBase, Limits
+from .endpoint import ERROR_HEADER, TRUNCATED_HEADER
 from .results import ResultTable
 from .services import REMOTE_DEFAULT, ServiceMap, check_endpoint_url
 from .workers import to_term
@@ -114,6 +118,9 @@ class RemoteKB(KnowledgeBase):
                 break
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
                 code = getattr(exc, "code", None)
+                stated = _stated_error(exc, self.url)
+                if stated is not None:  # an nl2sparql endpoint said what stopped the query
+                    raise stated from None
                 if code == 400:
                     raise QuerySyntaxError(f"the endpoint rejected the query: {_error_body(exc)}") from None
                 refusal = _refusal(exc, self.url) if code == 500 else None
@@ -138,6 +145,7 @@ class RemoteKB(KnowledgeBase):
                                     f"{_first_line(exc)}); check the endpoint URL") from None
         try:
             table = self._parse(_Body(response, deadline, self.url), form, max_rows)
+            table.truncated = table.truncated or response.headers.get(TRUNCATED_HEADER) == "true"
         except (socket.timeout, TimeoutError):
             raise QueryTimeout(f"{self.url} was still sending its answer at the deadline ({self.retries + 1} × "
                                f"--timeout, stopped after {time.perf_counter() - start:.1f} s); add LIMIT or raise "
@@ -167,6 +175,7 @@ class RemoteKB(KnowledgeBase):
     def _parse(body: "_Body", form: str, max_rows: int) -> ResultTable:
         """Read the answer as it arrives, stopping after ``max_rows`` rows."""
         if form in ("select", "ask"):
+            result = problem = None
             try:
                 result = ox.parse_query_results(body, ox.QueryResultsFormat.JSON)
                 if isinstance(result, ox.QueryBoolean):
@@ -175,8 +184,13 @@ class RemoteKB(KnowledgeBase):
                 rows = [tuple(to_term(s[i]) for i in range(len(variables)))
                         for s in itertools.islice(result, max_rows + 1)]
             except SyntaxError as exc:
-                raise EndpointError(f"{body.url} answered something that is not SPARQL JSON results "
-                                    f"({_first_line(exc)}); is it the SPARQL endpoint's URL?") from None
+                problem = _first_line(exc)
+            if problem is not None:
+                # the reader goes here, in its own thread: an error that kept it (through its traceback) would drop
+                # it in another thread, which pyoxigraph reports as "unsendable" noise on stderr
+                del result
+                raise EndpointError(f"{body.url} answered something that is not SPARQL JSON results ({problem}); "
+                                    "is it the SPARQL endpoint's URL?")
             table = ResultTable("select", variables, rows)
         else:
             try:
@@ -260,6 +274,20 @@ def _refusal(exc, url: str) -> QueryError | None:
     if _OXIGRAPH_PARSE.match(body):
         return QuerySyntaxError(f"the endpoint rejected the query: {reason}")
     return None
+
+
+#: The errors an nl2sparql endpoint names in its error header (:mod:`.endpoint`); any other name is a QueryError.
+_STATED = {cls.__name__: cls for cls in (QueryTimeout, ResourceLimit, QuerySyntaxError, UpdateRefused,
+                                         UnmappedService)}
+
+
+def _stated_error(exc, url: str) -> QueryError | None:
+    """The error an nl2sparql endpoint (``kb serve``) names in its error header, with its one line."""
+    headers = getattr(exc, "headers", None)
+    name = headers.get(ERROR_HEADER) if headers else None
+    if not name:
+        return None
+    return _STATED.get(name, QueryError)(f"{url}: {_error_body(exc)}")
 
 
 def _timed_out(exc) -> bool:

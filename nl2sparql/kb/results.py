@@ -175,6 +175,16 @@ class ResultTable:
             writer.writerow(["" if t is None else t.value for t in row])
         return buf.getvalue()
 
+    def to_tsv(self) -> str:
+        """SPARQL 1.1 TSV results: ``?var`` headers, terms in N-Triples syntax (a SELECT table)."""
+        lines = ["\t".join(f"?{v}" for v in self.variables)]
+        lines += ["\t".join("" if t is None else t.n3() for t in row) for row in self.rows]
+        return "\n".join(lines) + "\n"
+
+    def to_ntriples(self) -> str:
+        """The triples of a CONSTRUCT or DESCRIBE table as N-Triples."""
+        return "".join(" ".join(term.n3() for term in row) + " .\n" for row in self.rows)
+
     @staticmethod
     def from_rows(variables: Iterable[str], rows: Iterable[Iterable[Optional[Term]]],
                   form: str = "select") -> "ResultTable":

@@ -1,6 +1,8 @@
-"""A local Oxigraph SPARQL server over a store (``nl2sparql-gen kb serve``).
+"""Local SPARQL servers run as child processes: the Oxigraph server over a store, and what every engine shares.
 
-The server is the ``oxigraph`` command from PyPI (``pip install
+These are real engines' own servers, for comparing engines (``bench/engines.py``, the real-server
+tests) and for ``scripts/virtuoso/``; ``nl2sparql-gen kb serve`` serves with the embedded store's
+bounds instead (:mod:`.endpoint`). The Oxigraph server is the ``oxigraph`` command from PyPI (``pip install
 oxigraph==0.5.13``, the same version as pyoxigraph), run read-only on a store
 directory built by ``nl2sparql-gen kb load``, bound to 127.0.0.1 on a free
 port. Such a store's default graph already holds the union of its data

@@ -7,7 +7,13 @@ exponential backoff and jitter, and are counted in :attr:`LLMClient.usage`.
 Every call ends by a deadline: each request waits at most ``timeout``
 seconds, and retries stop when the call's ``deadline`` (config, or the
 caller's absolute ``deadline=``) would pass. :attr:`LLMClient.notify`, when
-set, gets one line per retry (progress for long LLM work).
+set, gets one line per retry and, while a request waits, one every
+:data:`WAITING_NOTICE` seconds (progress for long LLM work). A call that
+gets no answer at all (every try timed out, could not connect or found the
+server overloaded, until the retries or the configured deadline ran out)
+marks the server as not answering: the client's later calls fail at once, so
+a run that asks many times ends within about one call's deadline. (A call
+given its own ``deadline=``, such as one question of ``ask``, marks nothing.)
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import openai
 
@@ -27,6 +34,8 @@ from .errors import LLMError
 
 Message = Mapping[str, Any]
 _TRANSIENT_STATUS = {408, 409, 429}
+#: Seconds between two "still waiting" lines while a request is in flight (see :attr:`LLMClient.notify`).
+WAITING_NOTICE = 10.0
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,11 @@ class LLMResponse:
     def truncated(self) -> bool:
         """True when the server stopped the answer at the token limit."""
         return self.finish_reason == "length"
+
+
+class _NotAnswering(LLMError):
+    """A call whose every try failed to get an answer (timeouts, connection errors, overload) until its retries or
+    its deadline ran out."""
 
 
 class Usage:
@@ -134,10 +148,14 @@ class LLMClient:
                 ResponseCache(config.cache_path) if config.cache_path else None)
         self.usage = Usage(config.prices)
         self._seed_unsupported = False
-        #: Called with one line per retry or wait (e.g. a CLI prints it); None: silent.
+        #: Called with one line per retry, and every :data:`WAITING_NOTICE` s of a request's wait (e.g. a CLI
+        #: prints it); None: silent.
         self.notify: Callable[[str], None] | None = None
         self._until: float | None = None
         self._budget = 0.0
+        #: Set when a whole call found the server not answering: later calls fail at once instead of waiting
+        #: as long (a run's many calls stay bounded when the server hangs).
+        self._down: LLMError | None = None
 
     def set_budget(self, seconds: float) -> None:
         """Bound all the calls still to come: none waits past ``seconds`` from now, and once they are spent
@@ -187,6 +205,11 @@ class LLMClient:
                 return LLMResponse(text=hit.get("text", ""), model=hit.get("model", model),
                                    usage=dict(hit.get("usage") or {}), cached=True,
                                    finish_reason=hit.get("finish_reason"))
+        if self._down is not None:
+            self.usage.add(failures=1)
+            raise LLMError(f"the LLM server at {self.config.effective_base_url} is not answering, so no more "
+                           f"requests are sent to it (an earlier call: {self._down})", status=self._down.status)
+        own_deadline = deadline is None  # (a caller's deadline is the caller's business: it may be short)
         if deadline is None:
             deadline = time.monotonic() + float(self.config.deadline)
         if self._until is not None:
@@ -197,6 +220,11 @@ class LLMClient:
             deadline = min(deadline, self._until)
         try:
             response = self._request(model, msgs, params, deadline)
+        except _NotAnswering as exc:  # every try of a whole call failed: the next calls would wait as long
+            if own_deadline:
+                self._down = exc
+            self.usage.add(failures=1)
+            raise
         except LLMError:
             self.usage.add(failures=1)
             raise
@@ -220,8 +248,9 @@ class LLMClient:
                 raise self._past_deadline(model, attempt, time.monotonic() - start)
             self.usage.add(requests=1)
             try:
-                completion = self._openai.with_options(timeout=min(float(self.config.timeout), left)) \
-                    .chat.completions.create(model=model, messages=msgs, **sent)
+                with self._waiting(model, deadline):
+                    completion = self._openai.with_options(timeout=min(float(self.config.timeout), left)) \
+                        .chat.completions.create(model=model, messages=msgs, **sent)
             except openai.BadRequestError as exc:
                 if "seed" in sent and not seed_dropped and "seed" in _describe(exc).lower():
                     seed_dropped = self._seed_unsupported = True
@@ -235,13 +264,16 @@ class LLMClient:
                     raise self._refused(exc, model, attempt + 1) from exc
                 if attempt >= self.config.max_retries:
                     raise self._gave_up(exc, model, attempt + 1) from exc
+                if self._down is not None:  # another call found the server not answering meanwhile
+                    raise _NotAnswering(f"{_short(exc)}; {self._down}", status=status, attempts=attempt + 1) \
+                        from exc
                 wait = self._backoff(attempt, exc)
                 left = deadline - time.monotonic()
                 if wait >= left:
                     raise self._past_deadline(model, attempt + 1, time.monotonic() - start, exc) from exc
                 if self.notify is not None:
-                    self.notify(f"LLM request {attempt + 1} failed ({_short(exc)}); retrying in {wait:.1f} s "
-                                f"({left:.0f} s left before the deadline)")
+                    self.notify(f"LLM request {attempt + 1} failed ({_short(exc)}); retry in {wait:.1f} s, "
+                                f"{left:.0f} s to the deadline")
                 self._sleep(wait)
                 attempt += 1
                 self.usage.add(retries=1)
@@ -251,6 +283,29 @@ class LLMClient:
                                f"completion ({_describe(exc)}); check that the base URL ends in /v1",
                                attempts=attempt + 1) from exc
             return self._to_response(completion, model)
+
+    @contextmanager
+    def _waiting(self, model: str, deadline: float) -> Iterator[None]:
+        """While a request is in flight, tell :attr:`notify` every so often how long it has waited and when it
+        stops (a run waiting on a slow or hanging server shows it)."""
+        notify = self.notify
+        if notify is None:
+            yield
+            return
+        answered = threading.Event()
+        start = time.monotonic()
+
+        def remind() -> None:
+            while not answered.wait(WAITING_NOTICE):
+                now = time.monotonic()
+                notify(f"waiting for the LLM ({model}) for {now - start:.0f} s; "
+                       f"{max(0.0, deadline - now):.0f} s to the deadline")
+
+        threading.Thread(target=remind, name="nl2sparql-llm-waiting", daemon=True).start()
+        try:
+            yield
+        finally:
+            answered.set()
 
     def _to_response(self, completion: Any, model: str) -> LLMResponse:
         """Turn the SDK's completion into an :class:`LLMResponse` and count its tokens.
@@ -307,16 +362,16 @@ class LLMClient:
         else:
             what = f"HTTP {status}: {_describe(exc)}"
             hint = "the server is overloaded or failing; try again later or lower --llm-concurrency"
-        return LLMError(f"LLM request to {self.config.effective_base_url} for model {model!r} failed after "
-                        f"{attempts} attempt(s): {what}; {hint}", status=status, attempts=attempts)
+        return _NotAnswering(f"LLM request to {self.config.effective_base_url} for model {model!r} failed after "
+                             f"{attempts} attempt(s): {what}; {hint}", status=status, attempts=attempts)
 
     def _past_deadline(self, model: str, attempts: int, elapsed: float, exc: Exception | None = None) -> LLMError:
         """The error once the call's deadline has passed."""
         last = f"; last failure: {_short(exc)}" if exc is not None else ""
-        return LLMError(f"LLM request to {self.config.effective_base_url} for model {model!r} stopped at its "
-                        f"deadline after {elapsed:.1f} s and {attempts} attempt(s){last}; check the server, or "
-                        "raise the timeout (--timeout, NL2SPARQL_LLM_TIMEOUT or the LLM config file)",
-                        status=getattr(exc, "status_code", None), attempts=attempts)
+        return _NotAnswering(f"LLM request to {self.config.effective_base_url} for model {model!r} stopped at its "
+                             f"deadline after {elapsed:.1f} s and {attempts} attempt(s){last}; check the server, or "
+                             "raise the timeout (--timeout, NL2SPARQL_LLM_TIMEOUT or the LLM config file)",
+                             status=getattr(exc, "status_code", None), attempts=attempts)
 
     # -- many requests -------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The argument and result types of the MCP tools: their JSON schemas are what a client's LLM reads.
 
-Every bound here is enforced by the SDK before a tool runs (a longer string,
+Every bound here but the question's length is enforced by the SDK before a tool runs (a longer string,
 a larger ``top_k`` or a wrong type is a tool error naming the argument).
 """
 
@@ -10,9 +10,8 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from ..api import pattern_labels
+from ..checks import MAX_QUESTION
 
-#: Longest question accepted (characters).
-MAX_QUESTION = 2_000
 #: Longest SPARQL query accepted (characters).
 MAX_QUERY = 100_000
 #: Most gold items (and predictions) one ``score_predictions`` call may carry.
@@ -23,8 +22,10 @@ MAX_GENERATE = 20
 LABELS = tuple(pattern_labels())
 PatternLabel = Literal[LABELS]  # type: ignore[valid-type] - the catalogue's labels as an enum
 
+#: The bound is the API's (:func:`~nl2sparql.checks.check_question`): the schema states it, the API refuses a longer
+#: question with the same line as on every other way in.
 Question = Annotated[str, Field(
-    min_length=1, max_length=MAX_QUESTION,
+    min_length=1, json_schema_extra={"maxLength": MAX_QUESTION},
     description="The question, in Italian or English, e.g. 'Quali sostantivi esprimono paura?' or "
                 "'Which nouns express fear?'.")]
 Sparql = Annotated[str, Field(

@@ -74,7 +74,7 @@ def register(server, config: ServerConfig) -> None:
 
     @server.tool(title="Search the LiITA ontology catalogue", annotations=hints)
     def search_ontology(
-        query: Annotated[str, Field(min_length=1, max_length=MAX_QUESTION, description=(
+        query: Annotated[str, Field(min_length=1, json_schema_extra={"maxLength": MAX_QUESTION}, description=(
             "What the term means, in Italian or English, e.g. 'broader meaning', 'part of speech', "
             "'traduzione dialettale'."))],
         top_k: TopK = 5,

@@ -11,8 +11,8 @@ term; a term that still fails has count ``None`` and the error is recorded
 tried). Counts with errors are returned but not cached.
 
 The result is cached as JSON in ``<cache>/ontology/`` under a key made of the
-KB's description, a fingerprint (its triple counts outside and inside the
-SERVICE) and a digest of the catalogue, written atomically.
+KB's description, a fingerprint (its content fingerprint, see :func:`kb_fingerprint`)
+and a digest of the catalogue, written atomically.
 """
 
 from __future__ import annotations
@@ -105,10 +105,17 @@ def occurrence_counts(kb, *, catalog: Catalog | None = None, refresh: bool = Fal
 
 
 def kb_fingerprint(kb, timeout: float = 60.0) -> str:
-    """What identifies the KB's content: its triple counts outside and inside the CompL-it SERVICE.
+    """What identifies the KB's content: the content fingerprint of its per-KB artefacts
+    (:func:`nl2sparql.kb.artefacts.kb_key`, read from its files, no query) when it has one; else its
+    triple counts outside and inside the CompL-it SERVICE.
 
     Measured once per KB object. A count that cannot be measured is ``?``.
     """
+    from ..kb.artefacts import kb_key
+
+    key = kb_key(kb)
+    if key is not None and key.fingerprint is not None:
+        return f"content={key.fingerprint}"
     try:
         known = _FINGERPRINTS.get(kb)
     except TypeError:  # not weak-referenceable

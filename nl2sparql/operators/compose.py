@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..kb.base import KnowledgeBase
 from ..kb.scans import ScanSizes
@@ -49,8 +51,7 @@ class PatternComposer(Operator):
                max_scan, input_key)
         if self.shared is not None and self.shared.get("key") == key:
             return self.shared["composer"], self.shared["sizes"]
-        fact_rows = storage.read("dict")
-        facts = Facts({r[input_key]: [tuple(x) for x in r["rows"]] for r in fact_rows})
+        facts = shared_facts(storage.read("dict"), input_key)
         sizes = ScanSizes(self.kb) if self.kb is not None and max_scan else None
         composer = Composer(facts, seed=key[0], allowed=set(allowed) if allowed else None, max_rows=key[2],
                             scan_rows=sizes.rows if sizes else None, max_scan=max_scan)
@@ -58,7 +59,10 @@ class PatternComposer(Operator):
             self.shared.update(key=key, composer=composer, sizes=sizes)
         return composer, sizes
 
-    def run(self, storage, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
+    def run(self, storage, input_key: str = "fact", output_key: str = "sparql",
+            sink: Callable[[dict], None] | None = None) -> StepReport:
+        """Draw the candidates; ``sink(row)`` also receives each one as it is kept (a next step that runs
+        alongside, see :meth:`~.execution_filter.ExecutionFilter.run_streamed`)."""
         composer, sizes = self._composer(storage, input_key)
         self._last = _Drawn(composer, sizes, StepReport(self.name))
         absent = int(self.config.get("absent", 0))
@@ -69,8 +73,10 @@ class PatternComposer(Operator):
                 row["absent"] = label
                 self._last.out.append(row)
                 self._last.seen.add(row[output_key])
+                if sink is not None:
+                    sink(row)
             self._last.report.extra["absent"] = len(self._last.out)
-        return self._draw(storage, self._last, int(self.config.get("candidates", 100)) + absent, output_key)
+        return self._draw(storage, self._last, int(self.config.get("candidates", 100)) + absent, output_key, sink)
 
     def more(self, storage, candidates: int, input_key: str = "fact", output_key: str = "sparql") -> StepReport:
         """Continue the last run until it has ``candidates`` in all (a pipeline's top-up when the execution
@@ -84,7 +90,8 @@ class PatternComposer(Operator):
         """Forget the draws kept for :meth:`more` (once no top-up can come, they only hold memory)."""
         self._last = None
 
-    def _draw(self, storage, drawn: "_Drawn", total: int, output_key: str) -> StepReport:
+    def _draw(self, storage, drawn: "_Drawn", total: int, output_key: str,
+              sink: Callable[[dict], None] | None = None) -> StepReport:
         composer, report = drawn.composer, drawn.report
         first = int(self.config.get("first_draw", 0))
         out, seen, rejects = drawn.out, drawn.seen, drawn.rejects
@@ -110,6 +117,8 @@ class PatternComposer(Operator):
                     continue
                 seen.add(row[output_key])
                 out.append(row)
+                if sink is not None:
+                    sink(row)
         finally:
             results.close()
         self.progress(total, total)
@@ -120,6 +129,27 @@ class PatternComposer(Operator):
         storage.write(out)
         self.write_rejects(storage, rejects)
         return report
+
+
+_FACTS: list[tuple[list, list, Facts]] = []
+_FACTS_LOCK = threading.Lock()
+
+
+def shared_facts(fact_rows: list[dict], input_key: str = "fact") -> Facts:
+    """The :class:`Facts` of the sampler's rows, shared by the runs of a process that read the same rows.
+
+    The sampler hands every run on one KB the same row lists (a per-KB artefact kept in memory), so a
+    long-lived server builds the facts' indexes and the standalone patterns' variants (seconds on the
+    full KB) once, not per run. Only the last facts are kept; other rows get their own.
+    """
+    lists, names = [r["rows"] for r in fact_rows], [r[input_key] for r in fact_rows]
+    with _FACTS_LOCK:
+        for held, held_names, facts in _FACTS:
+            if held_names == names and len(held) == len(lists) and all(a is b for a, b in zip(held, lists)):
+                return facts
+        facts = Facts({name: [tuple(x) for x in rows] for name, rows in zip(names, lists)})
+        _FACTS[:] = [(lists, names, facts)]  # the row lists are held, so their identities stay theirs
+        return facts
 
 
 @dataclass

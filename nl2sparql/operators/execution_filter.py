@@ -16,10 +16,13 @@ answer_no``.
 from __future__ import annotations
 
 import hashlib
+import queue
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
+from typing import Callable, Iterable
 
 from ..errors import QueryError
 from ..kb.base import KnowledgeBase
@@ -119,6 +122,11 @@ class ExecutionFilter(Operator):
     def __init__(self, config: dict | None = None, kb: KnowledgeBase | None = None, **kw):
         super().__init__(config, **kw)
         self.kb = kb
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        """Stop a :meth:`run_streamed` soon (its candidates' source failed): no more queries, nothing written."""
+        self._cancelled.set()
 
     def _check(self, row: dict, input_key: str) -> tuple[str | None, int, str, float, str | None]:
         start = time.perf_counter()
@@ -153,21 +161,67 @@ class ExecutionFilter(Operator):
 
     def run(self, storage, input_key: str = "sparql", output_key: str = "result_count") -> StepReport:
         rows = storage.read("dict")
-        report = StepReport(self.name, rows_in=len(rows))
         checkpoint = checkpoint_for(storage)
         done = checkpoint.load() if checkpoint else {}
         stop_after = int(self.config.get("stop_after", 0)) or len(rows)
         answers: set = set()
         passed = self._passed_in_order(rows, done, answers)
         todo = [r for r in rows if r["cid"] not in done] if passed < stop_after else []
-        batch: list[dict] = []
-        finished = len(rows) - len(todo)
-        # Every query is submitted at once so both workers stay busy (a slow query does not hold
-        # up a whole batch); results are consumed in input order and checkpointed every 64.
+        passed = self._execute(todo, len(rows), len(rows) - len(todo), passed, done, answers, stop_after, checkpoint,
+                               input_key)
+        return self._finish(storage, rows, done, passed, stop_after, checkpoint, input_key, output_key)
+
+    def run_streamed(self, storage, stream: Iterable[dict], expected: int, all_rows: Callable[[], list[dict]],
+                     input_key: str = "sparql", output_key: str = "result_count") -> StepReport | None:
+        """:meth:`run` on candidates that arrive while they are drawn (the composer's, overlapped with it).
+
+        The candidates run in their order as they arrive, so the step's rows are those :meth:`run` gives
+        on the same candidates. ``expected``: how many will come (for the progress); ``all_rows()``: every
+        candidate, once ``stream`` has ended. No checkpoint is picked up (a fresh step). After
+        :meth:`cancel`, nothing is written and ``None`` is returned.
+        """
+        checkpoint = checkpoint_for(storage)
+        done: dict = {}
+        stop_after = int(self.config.get("stop_after", 0)) or expected
+        answers: set = set()
+        self._cancelled.clear()
+        passed = self._execute(stream, expected, 0, 0, done, answers, stop_after, checkpoint, input_key)
+        for _ in stream:  # the rest the composer draws after enough passed
+            pass
+        if self._cancelled.is_set():
+            return None
+        return self._finish(storage, all_rows(), done, passed, stop_after, checkpoint, input_key, output_key)
+
+    def _execute(self, todo: Iterable[dict], total: int, finished: int, passed: int, done: dict, answers: set,
+                 stop_after: int, checkpoint, input_key: str) -> int:
+        """Run the candidates of ``todo`` in their order until ``stop_after`` passed; returns how many passed.
+
+        Every candidate is submitted as soon as it is there, so both workers stay busy (a slow query does not
+        hold up a whole batch); results are consumed in input order and checkpointed every 64.
+        """
+        if passed >= stop_after:
+            return passed
         pool = ThreadPoolExecutor(max_workers=self.threads)
+        submitted: queue.Queue = queue.Queue()
+        stop = threading.Event()
+
+        def feed() -> None:
+            try:
+                for r in todo:
+                    if stop.is_set():
+                        break
+                    submitted.put((r, pool.submit(self._check, r, input_key)))
+            except RuntimeError:  # the pool was shut down: enough passed
+                pass
+            finally:
+                submitted.put(None)
+
+        feeder = threading.Thread(target=feed, name="nl2sparql-filter-feed", daemon=True)
+        feeder.start()
+        batch: list[dict] = []
         try:
-            futures = [pool.submit(self._check, r, input_key) for r in todo]
-            for r, future in zip(todo, futures):
+            while (entry := submitted.get()) is not None:
+                r, future = entry
                 reason, count, info, seconds, empty = future.result()
                 item = {"key": r["cid"], "reason": reason, "count": count, "info": info, "seconds": seconds}
                 if empty and reason is None:
@@ -176,15 +230,26 @@ class ExecutionFilter(Operator):
                 batch.append(item)
                 finished += 1
                 passed += _new_answer(r, item, answers)
-                if len(batch) >= 64 or finished == len(rows) or passed >= stop_after:
+                if len(batch) >= 64 or finished >= total or passed >= stop_after:
                     if checkpoint:
                         checkpoint.append(batch)
                     batch = []
-                    self.progress(finished, len(rows))
-                if passed >= stop_after:
+                    self.progress(min(finished, total), total)
+                if passed >= stop_after or self._cancelled.is_set():
                     break
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            if batch and checkpoint:
+                checkpoint.append(batch)
+            feeder.join()
+            pool.shutdown(wait=True)
+        return passed
+
+    def _finish(self, storage, rows: list[dict], done: dict, passed: int, stop_after: int, checkpoint,
+                input_key: str, output_key: str) -> StepReport:
+        """The step's kept rows and rejects from the verdicts in ``done``."""
+        report = StepReport(self.name, rows_in=len(rows))
         self.progress(len(rows), len(rows))
         kept, rejects = [], []
         ran = [r for r in rows if r["cid"] in done]

@@ -70,10 +70,10 @@ def pattern_rules(labels: Sequence[str]) -> str:
 
 def schema_summary(kb=None, timeout: float = 60.0, top: int = 12) -> str:
     """Graphs, classes and properties with counts (compact IRIs); a static summary if profiling fails."""
-    from ..kb.profile import profile_kb
+    from ..kb.profile import kb_profile
     from ..namespaces import compact
     try:
-        profile = profile_kb(kb, timeout=timeout) if kb is not None else None
+        profile = kb_profile(kb, timeout=timeout) if kb is not None else None
     except Exception:  # noqa: BLE001 - a slow or partial endpoint: fall back to the static summary
         profile = None
     if profile is None:
@@ -164,12 +164,17 @@ def chat_each(client, conversations: list, tier: str, seeds: Sequence[int | None
                 progress(done[0], len(conversations))
         return answer
 
+    if progress:
+        progress(0, len(conversations))  # the step shows from its first request on, not from its first answer
     workers = max(1, min(int(client.config.max_concurrency), len(conversations) or 1))
     pairs = list(zip(conversations, seeds))
     if workers == 1:
         return [one(p) for p in pairs]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nl2sparql-op") as pool:
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nl2sparql-op")
+    try:
         return list(pool.map(one, pairs))
+    finally:
+        pool.shutdown(cancel_futures=True)  # after a failure, the conversations not yet sent are not asked
 
 
 def interleave(template: list[dict], llm: list[dict], share: float) -> list[dict]:

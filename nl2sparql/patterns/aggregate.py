@@ -43,6 +43,8 @@ OP_WORDS = (
 WORD_ASKED = r"\b(?:parol\w*|lemm\w*|termin\w*|words?|lemmas?|terms?|nouns?|verbs?|adjectives?|sostantiv\w*|verb[oi]|aggettiv\w*)\b"
 #: Words that name the measure: senses (else the Sentix polarity).
 SENSE_WORDS = r"\b(?:sensi|significati|accezioni|senses|meanings)\b"
+#: Words that name the length of the written form.
+LENGTH_WORDS = r"\b(?:lunghezza|length|lunghe|lunghi|long|caratteri|characters|lettere|letters)\b"
 #: Groupings an aggregate is drawn with (the facts that tell an anchor's value).
 GROUPS = (None, "emotion", "pos")
 #: The sampled fact that tells a lemma's value of each grouping facet.
@@ -57,9 +59,9 @@ def _grouping(frame, group: str | None) -> Var | None:
     key = frame.fresh(group)
     if facet.on_entry:
         entry = frame.fresh(f"{group}Entry")
-        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), Triple(entry, IRI.of(facet.prop), key))
+        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), *facet.value_triples(entry, key))
     else:
-        frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+        frame.where.add(*facet.value_triples(frame.lemma, key))
     return key
 
 
@@ -106,11 +108,14 @@ class Aggregate(StandalonePattern):
         key = _grouping(frame, group)
         keys = [frame.lemma] + ([key] if key else [])
         inner_value = Var("value")
+        written = by == "length"  # the length is the written form's
         if aggregated:
-            inner = Select(keys + [(value, inner_value)], body(frame, keep_written=False), group_by=list(keys))
-        else:
-            inner = Select(keys + [value], body(frame, keep_written=False), distinct=True)
+            inner = Select(keys + [(value, inner_value)], body(frame, keep_written=written), group_by=list(keys))
+        elif isinstance(value, Var):
+            inner = Select(keys + [value], body(frame, keep_written=written), distinct=True)
             inner_value = value
+        else:
+            inner = Select(keys + [(value, inner_value)], body(frame, keep_written=written), distinct=True)
         function, column, _, _ = OPS[op]
         outer = Select(([key] if key else []) + [(Call(function, (inner_value,)), Var(column))],
                        Group([SubSelect(inner)]), group_by=[key] if key else [])
@@ -132,6 +137,9 @@ class Aggregate(StandalonePattern):
         if by == "polarity":
             value_it = f"la polarità Sentix {words_it[0]}"
             value_en = f"the {word_en} Sentix polarity"
+        elif by == "length":
+            value_it = f"la lunghezza {words_it[0]} in lettere"
+            value_en = f"the {word_en} length in letters"
         else:
             value_it = f"il numero {words_it[1]} di sensi in CompL-it"
             value_en = f"the {'largest' if op == 'max' else 'smallest' if op == 'min' else 'average'} number of CompL-it senses"
@@ -150,6 +158,8 @@ class Aggregate(StandalonePattern):
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
+        if f.extreme_filter:  # the rows at a MIN/MAX (a tie-safe RANKING), not the value itself
+            return 0.0
         return 0.9 if f.aggregates & {"AVG", "MIN", "MAX", "SUM"} else 0.0
 
     # -- translator ---------------------------------------------------------------------------
@@ -160,7 +170,8 @@ class Aggregate(StandalonePattern):
             m = text.search(regex)
             if m and not ("between" in m.groupdict() and re.search(WORD_ASKED, m.group("between") or "")):
                 slots.aggregate_op = op
-                slots.aggregate_by = "senses" if text.has(SENSE_WORDS) else "polarity"
+                slots.aggregate_by = ("senses" if text.has(SENSE_WORDS) else "length" if text.has(LENGTH_WORDS)
+                                      else "polarity")
                 text.mask(*m.span())
                 break
         if slots.aggregate_op is None:

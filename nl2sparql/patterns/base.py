@@ -177,13 +177,14 @@ class Frame:
             if v not in self.projection:
                 self.projection.append(v)
 
-    def facet(self) -> Facet:
+    def facet(self, required: bool = False) -> Facet:
         """A new facet: an ``OPTIONAL`` group at the end of the query for its triples.
 
         A count shows nothing, so there a facet is required: "how many nouns
-        have a definition" counts the nouns with one.
+        have a definition" counts the nouns with one; ``required``: so it is
+        in a list too ("which words have an emotion").
         """
-        return self._facet(self.where, Group())
+        return self._facet(self.where, Group(), required)
 
     def complit_facet(self) -> tuple[Var, Facet]:
         """A new CompL-it facet: a CompL-it word of ``?lemma`` and a group inside ``SERVICE`` for the facet.
@@ -200,8 +201,8 @@ class Frame:
         self.tag("SERVICE_INTEGRATION", 0.7)
         return word, facet
 
-    def _facet(self, parent: Group, body: Group) -> Facet:
-        if self.shape == "count":  # required: its triples join the parent directly
+    def _facet(self, parent: Group, body: Group, required: bool = False) -> Facet:
+        if self.shape == "count" or required:  # required: its triples join the parent directly
             parent.add(*body.elements)
             return Facet(None, parent, parent)
         optional = Optional_(body)

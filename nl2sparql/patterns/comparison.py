@@ -30,6 +30,8 @@ COMPARATIVES = (
                          r"more positive|most positive|higher (?:sentix )?polarity|highest (?:sentix )?polarity"),
     ("polarity", "asc", r"piu negativ\w*|(?:polarita|polarity)(?: sentix)? (?:piu bassa|lower|lowest|minore)|"
                         r"more negative|most negative|lower (?:sentix )?polarity|lowest (?:sentix )?polarity"),
+    ("length", "desc", r"piu lung\w*|longer|longest"),
+    ("length", "asc", r"piu cort\w*|piu brev\w*|shorter|shortest"),
 )
 #: The question picks one of the words it names ("quale", "which").
 WHICH = r"\b(?:quale|chi|which|who)\b"
@@ -82,6 +84,10 @@ class Comparison(StandalonePattern):
             more_it, more_en = ("più sensi", "more senses") if direction == "desc" else ("meno sensi", "fewer senses")
             it = [f"Quale ha {more_it} tra {listed_it}?", f"Tra {listed_it}, quale ha {more_it} in CompL-it?"]
             en = [f"Which has {more_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} has {more_en} in CompL-it?"]
+        elif by == "length":
+            longer_it, longer_en = ("più lunga", "longer") if direction == "desc" else ("più corta", "shorter")
+            it = [f"Quale parola è {longer_it} tra {listed_it}?", f"Tra {listed_it}, quale è {longer_it}?"]
+            en = [f"Which word is {longer_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} is {longer_en}?"]
         else:
             high_it, high_en = ("più alta", "highest") if direction == "desc" else ("più bassa", "lowest")
             it = [f"Tra {listed_it}, quale ha la polarità Sentix {high_it}?",
@@ -104,7 +110,8 @@ class Comparison(StandalonePattern):
     @reads(17)
     def read_comparative(self, text: Text, slots) -> None:
         """A comparative over two or more quoted words ("quale ha più sensi tra «a» e «b»")."""
-        if len(re.findall(QUOTED, text.folded)) < 2 or not text.has(WHICH):
+        either = rf"(?:{QUOTED})\s*(?:,|\bo\b|\bor\b|\boppure\b)\s*(?:{QUOTED})"  # "… «punto» o «campo»?"
+        if len(re.findall(QUOTED, text.folded)) < 2 or not (text.has(WHICH) or text.has(either)):
             return
         for measure, direction, regex in COMPARATIVES:
             m = text.search(rf"\b(?:{regex})\b")

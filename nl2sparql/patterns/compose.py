@@ -391,8 +391,9 @@ class Composer:
         self._candidate_sets: dict[str, list[str]] = {}
         self._match_cache: dict[tuple, set[str] | None] = {}
         self._estimates: dict[frozenset, int] = {}  # by the ids of the _match_cache sets, which live as long
-        self._standalone = {label: p.variants(self.facts) for label, p in CATALOGUE.items()
-                            if isinstance(p, StandalonePattern)}
+        # built once per facts (a process reusing its facts reuses them; they depend on nothing else)
+        self._standalone = {label: self.facts.derived(f"variants:{label}", p.variants)
+                            for label, p in CATALOGUE.items() if isinstance(p, StandalonePattern)}
 
     def _ok(self, label: str) -> bool:
         # a pattern of kind "built" (how a query is built, e.g. the SERVICE join) is never filtered out

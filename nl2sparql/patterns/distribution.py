@@ -83,10 +83,9 @@ class Distribution(Pattern):
         key = frame.fresh(by)
         if facet.on_entry:  # the resource's own entry for the lemma (multi-entry rule)
             entry = frame.fresh(f"{by}Entry")
-            frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
-                            Triple(entry, IRI.of(facet.prop), key))
+            frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), *facet.value_triples(entry, key))
         else:
-            frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+            frame.where.add(*facet.value_triples(frame.lemma, key))
         frame.finishers.append(_grouped(key, frame.lemma))
         bare = facet.it.split(" ", 1)[1]
         frame.fragments.append(frag("group", [f"per {facet.it}", f"per ogni {bare}"],

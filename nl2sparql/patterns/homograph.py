@@ -25,15 +25,18 @@ from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, Tr
 from .base import Facts, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
-from .vocab import LILA, POS, POS_WORDS
+from .vocab import LILA, POS, POS_WORDS, local_name
 
 #: Homographs: one written form, several lemmas.
 SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spelling|written form)|"
           r"spelled the same|written the same|scritt[ie] (?:allo stesso modo|uguali)|"
           r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
-          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b)")
+          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b|"
+          r"(?:shared by|condivis[aeio] da|correspond\w* to|corrispond\w* a|belong\w* to|have|has|hanno|with|con)\s+"
+          r"(?:more than one|multiple|several|piu di un|piu|diversi|vari|molteplici)\s+(?:different\s+|distinct\s+)?"
+          r"(?:lemm[ai]s?)\b)")
 #: Variants: one lemma, several written forms.
-VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
+VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
             r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
             r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
             r"\bvarianti (?:grafiche|ortografiche)\b")
@@ -71,9 +74,26 @@ class Homograph(StandalonePattern):
             slots.pos, slots.word = None, None
 
     def variants(self, facts: Facts) -> list[dict]:
-        return [{"kind": "shared"}, {"kind": "pos"}, {"kind": "variants"},
-                {"kind": "pair", "pos": ["noun", "verb"]}, {"kind": "pair", "pos": ["noun", "adjective"]},
-                {"kind": "pair", "pos": ["adjective", "adverb"]}]
+        """The kinds the KB has an answer for, by its Lemma Bank facts (a sample may have no homograph)."""
+        lemmas_of: dict[str, set[str]] = {}
+        pos_of: dict[str, set[str]] = {}
+        forms_of: dict[str, set[str]] = {}
+        for lemma, rows in facts.by_lemma("lemma").items():
+            for wr, pos, *_ in rows:
+                lemmas_of.setdefault(wr, set()).add(lemma)
+                pos_of.setdefault(wr, set()).add(local_name(pos))
+                forms_of.setdefault(lemma, set()).add(wr)
+        out = []
+        if any(len(v) > 1 for v in lemmas_of.values()):
+            out.append({"kind": "shared"})
+        if any(len(v) > 1 for v in pos_of.values()):
+            out.append({"kind": "pos"})
+        if any(len(v) > 1 for v in forms_of.values()):
+            out.append({"kind": "variants"})
+        for pair in (("noun", "verb"), ("noun", "adjective"), ("adjective", "adverb")):
+            if any(set(pair) <= v for v in pos_of.values()):
+                out.append({"kind": "pair", "pos": list(pair)})
+        return out
 
     def build(self, slots: dict, rng: random.Random):
         kind = slots["kind"]
@@ -89,7 +109,7 @@ class Homograph(StandalonePattern):
                      "Trova i lemmi della Lemma Bank con più di un ontolex:writtenRep (GROUP BY, HAVING).",
                      "Find the Lemma Bank's lemmas with more than one ontolex:writtenRep (GROUP BY, HAVING).",
                      ling=("Quali lemmi presentano varianti grafiche?", "Which lemmas have spelling variants?"))
-            return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forma", "form")]
+            return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("lemmi", "lemmas")]
         if kind == "pair":
             first, second = slots["pos"]
             other = Var("other")
@@ -115,7 +135,7 @@ class Homograph(StandalonePattern):
                      ling=(f"Quali omografi hanno un lemma {a_it[3:] if a_it.startswith('un ') else a_it} e uno "
                            f"{b_it[3:] if b_it.startswith('un ') else b_it}?",
                            f"Which homographs have {a_en} lemma and {b_en} lemma?"))
-            return query, [f], {self.label: 0.9, "POS_FILTER": 0.7}, [(it1, en1), (it2, en2)]
+            return query, [f], {self.label: 0.9, "POS_FILTER": 0.7}, [(a_it[3:], a_en.split()[-1]), (b_it[3:], b_en.split()[-1])]
         where = Group([in_bank, Triple(lemma, IRI.of("ontolex:writtenRep"), wr)])
         lemmas = Call("COUNT", (lemma,), distinct=True)
         if kind == "pos":
@@ -124,21 +144,23 @@ class Homograph(StandalonePattern):
             query = Select([wr, (lemmas, Var("lemmas")), (tags, Var("partsOfSpeech"))], where, group_by=[wr],
                            having=[Op(">", (Call("COUNT", (pos,), distinct=True), Lit(1)))], order_by=[wr])
             f = frag("standalone", ["Quali forme scritte corrispondono a lemmi di parti del discorso diverse?",
-                                    "Quali omografi hanno parti del discorso diverse?"],
+                                    "Quali forme scritte hanno lemmi di parti del discorso diverse?"],
                      ["Which written forms belong to lemmas with different parts of speech?",
-                      "Which homographs have different parts of speech?"],
+                      "Which written forms have lemmas of different parts of speech?"],
                      "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli con più di un lila:hasPOS.",
                      "Group the Lemma Bank's ontolex:writtenRep and keep those with more than one lila:hasPOS.",
-                     ling=("Quali omografi creano ambiguità di parte del discorso?",
-                           "Which homographs create part-of-speech ambiguity?"))
+                     ling=("Quali forme omografe creano ambiguità di parte del discorso?",
+                           "Which homograph forms create part-of-speech ambiguity?"))
             return query, [f], {self.label: 0.9, "POS_FILTER": 0.6, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
         query = Select([wr, (lemmas, Var("lemmas"))], where, group_by=[wr],
                        having=[Op(">", (lemmas, Lit(1)))], order_by=[wr])
-        f = frag("standalone", ["Quali forme scritte corrispondono a più di un lemma?", "Quali sono gli omografi di LiITA?"],
-                 ["Which written forms belong to more than one lemma?", "Which words of LiITA are homographs?"],
+        f = frag("standalone", ["Quali forme scritte corrispondono a più di un lemma?",
+                                "Quali forme scritte sono condivise da più lemmi?"],
+                 ["Which written forms belong to more than one lemma?", "Which written forms are shared by several lemmas?"],
                  "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli di più di un lemma (HAVING).",
                  "Group the Lemma Bank's ontolex:writtenRep and keep those of more than one lemma (HAVING).",
-                 ling=("Quali omografi registra la Lemma Bank?", "Which homographs does the Lemma Bank record?"))
+                 ling=("Quali omografi (forme scritte di più lemmi) registra la Lemma Bank?",
+                       "Which homographs (written forms of several lemmas) does the Lemma Bank record?"))
         return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
 
     def sparql_weight(self, f) -> float:

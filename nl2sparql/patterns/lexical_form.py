@@ -22,6 +22,14 @@ FEATURES = {
     "conditional": ("verbFormMood", "al condizionale", "in the conditional"),
     "indicative": ("verbFormMood", "all'indicativo", "in the indicative"),
     "feminine": ("gender", "al femminile", "in the feminine"),
+    "masculine": ("gender", "al maschile", "in the masculine"),
+    "participle": ("verbFormMood", "al participio", "in the participle"),
+    "infinitive": ("verbFormMood", "all'infinito", "in the infinitive"),
+    "gerundive": ("verbFormMood", "al gerundio", "in the gerund"),
+    "imperative": ("verbFormMood", "all'imperativo", "in the imperative"),
+    "firstPerson": ("person", "alla prima persona", "in the first person"),
+    "secondPerson": ("person", "alla seconda persona", "in the second person"),
+    "thirdPerson": ("person", "alla terza persona", "in the third person"),
 }
 #: Feature → the folded words questions use for it (checked in this order).
 FEATURE_WORDS: tuple[tuple[str, str], ...] = (
@@ -35,6 +43,14 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("present", r"presente|present(?: tense)?"),
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
+    ("masculine", r"(?:al|il|in the|the) maschile|(?:al|il|in the|the) masculine|forma maschile|masculine forms?"),
+    ("participle", r"participi\w*|participles?"),
+    ("infinitive", r"infinit[oi]|infinitive"),
+    ("gerundive", r"gerundi\w*|gerunds?"),
+    ("imperative", r"imperativ[oi]|imperative"),
+    ("firstPerson", r"prima persona|first[- ]person|1st person|1a persona"),
+    ("secondPerson", r"seconda persona|second[- ]person|2nd person|2a persona"),
+    ("thirdPerson", r"terza persona|third[- ]person|3rd person|3a persona"),
 )
 #: Feature → a word's forms with it asked as a whole question (``{w}``: the quoted word).
 ASK = {
@@ -67,8 +83,13 @@ MIN_FORMS = ((r"\b(?:piu di|oltre|more than|over)\s+(?P<n>\d+)\s+(?:\w+\s+){0,2}
 FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|flession\w*|coniuga\w*|conjugat\w*|"
              r"declina\w*|declension|forme|forms|paradigm\w*|ontolex:otherform|"
              r"(?:morphological|inflectional|inflected) variants?|varianti (?:morfologiche|flessive))\b")
-#: Number words ask for forms when a word is named ("il plurale di «uovo»").
-NUMBER_WORDS = r"\b(?:plural[ei]?|singolar[ei]|singular)\b"
+#: Feature words (not "present" / "past": too common) ask for forms when a word is named ("il plurale di «uovo»",
+#: "the past participle of 'fare'").
+NUMBER_WORDS = (r"\b(?:plural[ei]?|singolar[ei]|singular|participi\w*|participles?|gerundi\w*|gerunds?|infinit[oi]|"
+                r"infinitive|futur[oe]|future tense|congiuntivo|subjunctive|condizionale|conditional|imperfett[oa]|"
+                r"imperfect|imperativ[oi]|imperative|(?:prima|seconda|terza) persona|(?:first|second|third) person|"
+                r"(?:il|al|the|in the) (?:femminile|feminine|maschile|masculine)|forma (?:femminile|maschile)|"
+                r"forme (?:femminili|maschili)|(?:feminine|masculine) forms?)\b")
 
 
 class LexicalForm(Pattern):
@@ -92,8 +113,8 @@ class LexicalForm(Pattern):
          r"|forme?|forms?|plural[ei]?|singolar[ei]|tempi verbali|tense|modo|mood|ontolex:otherform)\b", 0.8),
     ]
     compose = {"word": 8}
-    slot_fields = {"forms": False, "form_feature": None, "form_columns": list, "forms_count": False,
-                   "min_forms": None}
+    slot_fields = {"forms": False, "form_feature": None, "form_features": list, "form_columns": list,
+                   "forms_count": False, "min_forms": None}
     named_cues = (
         (9, rf"\bcome si coniuga\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
         (10, rf"\bhow (?:is|do you conjugate|does one conjugate)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
@@ -119,20 +140,29 @@ class LexicalForm(Pattern):
             return
         slots.forms = True
         slots.forms_count = slots.min_forms is None and text.asks(FORMS_COUNT)
+        # a feature value named once is a condition ("the future tense"); two values of one property are the
+        # column's examples ("number (singular/plural)")
+        named = [name for name, words in FEATURE_WORDS if text.asks(rf"\b(?:{words})\b")]
+        by_prop: dict[str, list[str]] = {}
+        for name in named:
+            by_prop.setdefault(FEATURES[name][0], []).append(name)
+        conditions = {prop: names[0] for prop, names in by_prop.items() if len(names) == 1}
         everything = text.asks(ALL_FEATURES)
-        for column, (_, words) in FEATURE_COLUMNS.items():
-            if everything or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
+        for column, (prop, words) in FEATURE_COLUMNS.items():
+            if prop in conditions:
+                continue  # "in the future tense": the tense is the condition, not a column
+            if everything or prop in by_prop or text.asks(rf"\b(?:{words})\b(?! (?:of|di|delle|dei) )"):
                 slots.form_columns.append(column)
-        for name, words in FEATURE_WORDS:
-            prop = FEATURES[name][0]
-            if text.asks(rf"\b(?:{words})\b") and not any(FEATURE_COLUMNS[c][0] == prop for c in slots.form_columns):
-                slots.form_feature = name
-                break
+        if conditions:
+            slots.form_features = [name for name in named if FEATURES[name][0] in conditions]  # "past participle"
+            slots.form_feature = slots.form_features[0]
 
     def word_steps(self, slots) -> list[dict]:
         if not slots.forms or slots.min_forms is not None:
             return []
         step: dict = {"feature": slots.form_feature} if slots.form_feature else {}
+        if len(slots.form_features) > 1:
+            step = {"features": list(slots.form_features)}
         if slots.forms_count:
             step["count"] = True
         elif slots.form_columns:
@@ -155,10 +185,10 @@ class LexicalForm(Pattern):
             return
         facet = frame.facet()
         form, form_wr = self._forms(frame, facet.group)
-        feature = slots.get("feature")
-        if feature:
-            prop, _, _ = FEATURES[feature]
-            facet.group.add(Triple(form, IRI.of(f"lexinfo:{prop}"), IRI.of(f"lexinfo:{feature}")))
+        features = list(slots.get("features") or ([slots["feature"]] if slots.get("feature") else []))
+        feature = features[0] if len(features) == 1 else None
+        for name in features:
+            facet.group.add(Triple(form, IRI.of(f"lexinfo:{FEATURES[name][0]}"), IRI.of(f"lexinfo:{name}")))
         if slots.get("count"):
             frame.aggregate = True
             frame.projection.append((Call("COUNT", (form_wr,), distinct=True), frame.fresh("forms")))
@@ -185,6 +215,16 @@ class LexicalForm(Pattern):
                                         f"the ontolex:otherForm with lexinfo:{prop} lexinfo:{feature}",
                                         ask=ASK.get(feature)))
             frame.slot("feature", feature, it, en)
+        elif features:
+            it = " ".join(FEATURES[n][1] for n in features)  # «al participio al passato»
+            en = " ".join(FEATURES[n][2] for n in features)
+            frame.fragments.append(frag("word_fact", [pl(f"le forme {it}")], [pl(f"the forms {en}")],
+                                        "le ontolex:otherForm con " + " e ".join(
+                                            f"lexinfo:{FEATURES[n][0]} lexinfo:{n}" for n in features),
+                                        "the ontolex:otherForm with " + " and ".join(
+                                            f"lexinfo:{FEATURES[n][0]} lexinfo:{n}" for n in features)))
+            for name in features:
+                frame.slot("feature", name, FEATURES[name][1], FEATURES[name][2])
         elif slots.get("columns"):
             it_cols, en_cols = _column_names(slots["columns"])
             frame.fragments.append(frag("word_fact", [pl(f"le forme con {it_cols}"), pl(f"tutte le forme, con {it_cols}")],

@@ -71,7 +71,7 @@ class LexicalRelation(RelationPattern):
     @reads(11)
     def read_property(self, text: Text, slots) -> None:
         """One antonym property named in the question (as an IRI or a prefixed name)."""
-        names = [i.lower() for i in slots.iris] + re.findall(r"[a-z-]+[:#]antonym\w*", text.folded)
+        names = [i.lower() for i in slots.iris] + re.findall(r"(?<![a-z-])[a-z-]+[:#]antonym\w*", text.folded)
         for name in names:
             for key, prop in ANTONYM_NAMES.items():
                 if name == prop.lower() or name.endswith(key):

@@ -35,6 +35,23 @@ ROOTS = ("acqua", "terra", "fiore", "luce", "sole", "mare", "porta", "mano", "ca
          "pietra", "ferro", "latte", "grafia", "logo", "fono", "metro", "crono", "foto", "idro", "psico", "termo")
 
 
+_UNIT = r"(?:lettere|caratteri|letters|characters|chars)"
+#: Length tests on the written form: (regex with the numbers ``n`` and maybe ``m``, the comparisons they give).
+LENGTHS = (
+    (rf"\b(?:tra|between|fra)\s+(?P<n>\d+)\s+(?:e|and)\s+(?P<m>\d+)\s+{_UNIT}", (">=", "<=")),
+    (rf"\b(?:piu lung\w* di|longer than|more than|over|oltre|piu di|with more than)\s+(?P<n>\d+)\s+{_UNIT}", (">",)),
+    (rf"\b(?:piu cort\w* di|shorter than|fewer than|less than|meno di)\s+(?P<n>\d+)\s+{_UNIT}", ("<",)),
+    (rf"\b(?P<n>\d+)\s+(?:{_UNIT}\s+)?(?:o|or)\s+(?:meno|fewer|less)(?:\s+{_UNIT})?", ("<=",)),
+    (rf"\b(?:at most|al massimo|massimo|up to|fino a)\s+(?P<n>\d+)\s+{_UNIT}", ("<=",)),
+    (rf"\b(?P<n>\d+)\s+(?:{_UNIT}\s+)?(?:o|or)\s+(?:piu|more)(?:\s+{_UNIT})?", (">=",)),
+    (rf"\b(?:at least|almeno)\s+(?P<n>\d+)\s+{_UNIT}", (">=",)),
+    (rf"\b(?:di|of|with|con|lunghe|long|esattamente|exactly)\s+(?:esattamente\s+|exactly\s+)?(?P<n>\d+)\s+{_UNIT}", ("=",)),
+)
+_LENGTH_WORDS = {">": ("più di {n} lettere", "more than {n} letters"), "<": ("meno di {n} lettere", "fewer than {n} letters"),
+                 ">=": ("almeno {n} lettere", "at least {n} letters"), "<=": ("al massimo {n} lettere", "at most {n} letters"),
+                 "=": ("{n} lettere", "{n} letters")}
+
+
 def affix_text(kind: str, affix: str) -> str:
     """How a question writes an affix: «-zione», «anti-», or the bare string for a substring."""
     return f"-{affix}" if kind == "suffix" else f"{affix}-" if kind == "prefix" else affix
@@ -49,7 +66,8 @@ def is_real(kind: str, affix: str) -> bool:
 #: Affix kind → the words that introduce it in a question.
 AFFIX_CUES = (
     ("prefix", r"(?:inizi\w*|comincia\w*|cominci\w*|start\w*|begin\w*|prefiss[oi]|prefix(?:es)?)"),
-    ("suffix", r"(?:finisc\w*|finiscono|termina\w*|terminan\w*|suffiss[oi]|suffix(?:es)?|end(?:s|ing)?|desinenz[ae])"),
+    ("suffix", r"(?:finisc\w*|finiscono|termina\w*|terminan\w*|suffiss[oi]|suffix(?:es)?|end(?:s|ing)?|desinenz[ae]|"
+               r"(?:formed with|formati con|formate con|built with)(?=\s+(?:the\s+|il\s+|la\s+)?(?:suffi\w+\s+)?[-«\"'\x02]))"),
     ("contains", r"(?:contien\w*|contengon\w*|contenent\w*|contain\w*|includ\w*)"),
 )
 #: What may stand between the cue and the affix ("con il suffisso", "with the letters").
@@ -112,7 +130,7 @@ class MorphoRegex(Pattern):
     ]
     compose = {"constraint": 2}
     build_order = 2
-    slot_fields = {"affixes": list, "affixes_any": False}
+    slot_fields = {"affixes": list, "affixes_any": False, "lengths": list}
 
     @reads(40)
     def read_affixes(self, text: Text, slots) -> None:
@@ -136,6 +154,17 @@ class MorphoRegex(Pattern):
         if slots.affixes and text.has(r"\bregex\b|\bregular expression|espressione regolare"):
             slots.notes.append("regex")
 
+    @reads(41)
+    def read_lengths(self, text: Text, slots) -> None:
+        """Tests on the written form's length ("più lunghe di 10 lettere", "between 12 and 15 characters")."""
+        for pattern, ops in LENGTHS:
+            m = text.search(pattern)
+            if m:
+                numbers = [int(m.group("n"))] + ([int(m.group("m"))] if "m" in m.groupdict() and m.group("m") else [])
+                slots.lengths = [[op, n] for op, n in zip(ops, numbers)]
+                text.mask(*m.span())
+                return
+
     @staticmethod
     def _read_alternatives(text: Text, slots, kind: str, end: int) -> None:
         """"-ino, -etto o -ello", "(-one, -ona)": further affixes of the same kind right after one, either of them."""
@@ -151,6 +180,10 @@ class MorphoRegex(Pattern):
         text.mask(end, end + tail.end())
 
     def constraint_steps(self, slots) -> list[dict]:
+        lengths = [{"kind": "length", "lengths": [list(t) for t in slots.lengths]}] if slots.lengths else []
+        return lengths + self._affix_steps(slots)
+
+    def _affix_steps(self, slots) -> list[dict]:
         if slots.affixes_any and len({kind for kind, _ in slots.affixes}) == 1:
             kind = slots.affixes[0][0]
             return [{"kind": kind, "affix": slots.affixes[0][1], "any": [a for _, a in slots.affixes]}]
@@ -184,6 +217,9 @@ class MorphoRegex(Pattern):
         return _containing(facts, affix)
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("kind") == "length":
+            self._build_length(frame, [tuple(t) for t in slots["lengths"]])
+            return
         if slots.get("any"):
             self._build_any(frame, slots["kind"], list(slots["any"]))
             return
@@ -197,6 +233,8 @@ class MorphoRegex(Pattern):
             frame.where.add(Filter(Call(test, (target, Lit(affix)))))
         shown = affix_text(kind, affix)
         qi, qe = quote("it", shown), quote("en", shown)
+        if len(affix) == 1:  # "start with the letter «z»", not «z-»
+            qi, qe = f"la lettera {quote('it', affix)}", f"the letter {quote('en', affix)}"
         real = is_real(kind, affix)
         if kind == "prefix":
             it, en = [f"iniziano con {qi}", f"cominciano con {qi}"], [f"start with {qe}", f"begin with {qe}"]
@@ -216,6 +254,19 @@ class MorphoRegex(Pattern):
         frame.fragments.append(f)
         frame.slot(kind, affix)
         frame.tag(self.label, 0.9)
+
+    def _build_length(self, frame: Frame, tests: list[tuple[str, int]]) -> None:
+        """``FILTER(STRLEN(STR(?wr)) > 10)``: the written form's length in characters."""
+        length = Call("STRLEN", (str_(frame.wr),))
+        for op, n in tests:
+            frame.where.add(Filter(Op(op, (length, Lit(int(n))))))
+        it = " e ".join(_LENGTH_WORDS[op][0].format(n=n) for op, n in tests)
+        en = " and ".join(_LENGTH_WORDS[op][1].format(n=n) for op, n in tests)
+        tech = " e ".join(f"STRLEN {op} {n}" for op, n in tests)
+        frame.fragments.append(frag("constraint", [f"hanno {it}", f"sono lunghe {it}"], [f"have {en}", f"are {en} long"],
+                                    f"con un ontolex:writtenRep di {tech}", f"with an ontolex:writtenRep of {tech}"))
+        frame.slot("length", ", ".join(f"{op}{n}" for op, n in tests))
+        frame.tag(self.label, 0.8)
 
     def _build_any(self, frame: Frame, kind: str, affixes: list[str]) -> None:
         """Written forms with any of the affixes: ``FILTER(STRENDS(STR(?wr), "ino") || STRENDS(STR(?wr), "etto"))``."""

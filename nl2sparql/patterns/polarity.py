@@ -8,6 +8,7 @@ import re
 from ..sparql.model import IRI, Filter, Lit, Op, Triple
 from .base import Facts, Frame, frag, sg
 from .pattern import Pattern
+from ..folding import fold_same_length
 from .reading import HEADS, NUMBER, Text, reads
 from .vocab import MARL, POLARITY, SENTIMENT, local_name
 
@@ -24,6 +25,8 @@ THRESHOLD = (rf"(?P<op>superior\w*|maggior\w*|piu alt\w*|sopra|oltre|above|great
 _BELOW = r"inferior|minor|piu bass|sotto|below|less|lower|under|<"
 
 
+#: The polarity of ELITA, not Sentix ("la polarità secondo ELITA", "ELITA's polarity of …").
+ELITA_POLARITY = r"\belita\W+(?:\w+\W+){0,2}?polarit|\bpolarit\w*\W+(?:\w+\W+){0,3}?elita\b"
 #: A request for the Sentix value itself next to a polarity class ("con il loro punteggio", "with their score").
 SCORE_CUE = r"\b(?:punteggi[oi]|valor[ei] di polarita|scores?|polarity values?)\b"
 
@@ -50,8 +53,9 @@ class Polarity(Pattern):
         (r"\b(" + "|".join(words for _, words in CLASS_WORDS) + r")\b", 0.6),
     ]
     slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False,
-                   "polarity_value": False}
+                   "polarity_value": False, "polarity_source": None}
     fact_nouns = rf"polarita|polarity|{SENTIMENT}"
+    requirable = True
     mention_cue = POLARITY_CUE
 
     @reads(22)
@@ -76,11 +80,15 @@ class Polarity(Pattern):
 
     @reads(119)
     def read_request(self, text: Text, slots) -> None:
-        """A polarity question that names no class nor threshold asks for the polarity."""
+        """A polarity question that names no class nor threshold asks for the polarity; "the ELITA polarity" is
+        ELITA's own (marl:Polarity on its entry), not Sentix's."""
         if text.asks(POLARITY_CUE) and slots.polarity is None and slots.threshold is None:
             slots.polarity_project = True
         elif text.asks(SCORE_CUE):  # "gli aggettivi positivi con il loro punteggio": the value next to the class
             slots.polarity_value = True
+        if slots.polarity_project and re.search(ELITA_POLARITY, fold_same_length(slots.question)):
+            slots.polarity_source = "elita"
+            slots.emotion_project = False  # "elita" named the resource, not the emotions
 
     def constraint_steps(self, slots) -> list[dict]:
         if slots.threshold is not None:
@@ -93,10 +101,14 @@ class Polarity(Pattern):
         return [{**step, "value": True} if slots.polarity_value else step]
 
     def projection_steps(self, slots) -> list[dict]:
-        return [{}] if slots.polarity_project else []
+        return [self._source(slots)] if slots.polarity_project else []
 
     def word_steps(self, slots) -> list[dict]:
-        return [{}] if slots.polarity_project or slots.polarity or slots.threshold is not None else []
+        return [self._source(slots)] if slots.polarity_project or slots.polarity or slots.threshold is not None else []
+
+    @staticmethod
+    def _source(slots) -> dict:
+        return {"source": "elita"} if slots.polarity_source == "elita" else {}
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         polarity_iri, value = rng.choice(facts.by_lemma("sentix")[lemma])
@@ -108,6 +120,8 @@ class Polarity(Pattern):
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         name, threshold = slots.get("polarity"), slots.get("threshold")
+        if slots.get("required") and name is None:
+            return set(facts.by_lemma("sentix"))
         if name is None and threshold is None:
             return None  # shown next to the lemmas: it narrows nothing
         out = set()
@@ -123,8 +137,11 @@ class Polarity(Pattern):
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         name = slots.get("polarity")
+        if slots.get("source") == "elita":
+            self._build_elita(frame)
+            return
         if frame.shape == "word" or name is None:
-            self._build_facet(frame)
+            self._build_facet(frame, bool(slots.get("required")) and frame.shape == "list")
             return
         entry = frame.fresh("sentixEntry")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
@@ -159,16 +176,35 @@ class Polarity(Pattern):
             frame.project(score)
         frame.tag(self.label, 0.9)
 
-    def _build_facet(self, frame: Frame) -> None:
-        """The Sentix polarity (class and value), shown next to the lemmas or told about a word, kept optional."""
+    def _build_elita(self, frame: Frame) -> None:
+        """ELITA's own polarity of its entry: the class as written (``marl:Polarity "Positive"``) and the value."""
         facet = frame.facet()
+        entry, cls, score = frame.fresh("elitaEntry"), frame.fresh("elitaPolarity"), frame.fresh("elitaPolarityValue")
+        facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
+                        Triple(entry, IRI.of("marl:Polarity"), cls),
+                        Triple(entry, IRI.of("marl:hasPolarityValue"), score))
+        frame.show(facet, cls, "elitaPolarities")
+        frame.show(facet, score, "elitaPolarityValues")
+        kind = "word_fact" if frame.shape == "word" else "projection"
+        frame.fragments.append(frag(kind, [sg("la polarità secondo ELITA"), sg("la polarità ELITA")],
+                                    [sg("the ELITA polarity"), sg("the polarity according to ELITA")],
+                                    "la polarità della voce ELITA (marl:Polarity, marl:hasPolarityValue)",
+                                    "the polarity of the ELITA entry (marl:Polarity, marl:hasPolarityValue)",
+                                    ask=(["Che polarità ha {w} secondo ELITA?"], ["What polarity does ELITA give {w}?"])))
+        frame.tag(self.label, 0.9)
+        frame.tag("EMOTION_LEXICON", 0.6)
+
+    def _build_facet(self, frame: Frame, required: bool = False) -> None:
+        """The Sentix polarity (class and value), shown next to the lemmas or told about a word, kept optional;
+        ``required``: the lemmas must have one ("which words have a Sentix polarity")."""
+        facet = frame.facet(required)
         entry, score = frame.fresh("sentixEntry"), frame.fresh("polarity")
         cls, cls_label = frame.fresh("polarityClass"), frame.fresh("polarityLabel")
         facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
                         Triple(entry, IRI.of("marl:hasPolarity"), cls),
                         Triple(cls, IRI.of("rdfs:label"), cls_label),
                         Triple(entry, IRI.of("marl:hasPolarityValue"), score))
-        if frame.shape == "count":
+        if frame.shape == "count" or required:
             frame.fragments.append(frag("constraint", ["hanno una polarità in Sentix", "sono valutat{a} da Sentix"],
                                         ["have a polarity in Sentix", "are rated by Sentix"],
                                         "con una voce Sentix (marl:hasPolarity)", "with a Sentix entry (marl:hasPolarity)"))

@@ -6,7 +6,7 @@ import random
 import re
 
 from ..sparql.model import IRI, Triple, Values
-from .base import Facts, Frame, frag
+from .base import Facts, Frame, frag, sg
 from .pattern import Pattern
 from .reading import Text, reads
 from .vocab import FACETS, GENDER, GENDER_WORDS, LILA, POS, POS_WORDS, local_name
@@ -22,6 +22,12 @@ def _value_index(facts: Facts) -> dict[str, set[str]]:
         for row in rows:
             index.setdefault(row[0], set()).add(lemma)
     return index
+
+
+#: A named word's part of speech or gender asked for.
+POS_ASKED = (r"\b(?:(?:che|quale|which|what)\s+)?(?:parte del discorso|part of speech|categoria grammaticale|"
+             r"grammatical category|pos)\b|\bwhat kind of word\b|\bche tipo di parola\b")
+GENDER_ASKED = r"\b(?:genere(?: grammaticale)?|(?:grammatical )?gender)\b"
 
 
 class PosFilter(Pattern):
@@ -40,9 +46,11 @@ class PosFilter(Pattern):
          r"|parte del discorso|part of speech|pos)\b", 0.8),
         (r"\b(" + "|".join(words for _, words in GENDER_WORDS) + f"|{FACETS['gender'].words})\\b", 0.7),
     ]
-    compose = {"constraint": 1}
+    compose = {"constraint": 1, "word": 11}
     build_order = 1
-    slot_fields = {"pos": None, "gender": None, "pos_any": list}
+    slot_fields = {"pos": None, "gender": None, "pos_any": list, "pos_asked": False, "gender_asked": False}
+    fact_nouns = r"parte del discorso|part of speech|categoria grammaticale|grammatical category|genere(?: grammaticale)?|gender"
+    mention_cue = POS_ASKED + "|" + GENDER_ASKED
 
     @reads(102)
     def read_pos(self, text: Text, slots) -> None:
@@ -60,12 +68,28 @@ class PosFilter(Pattern):
             if len(found) >= 2:
                 slots.pos_any = [name for _, name, _ in found]
 
+    @reads(101)
+    def read_asked(self, text: Text, slots) -> None:
+        """A named word's part of speech or gender asked for ("qual è il genere di «mano»?"), before the POS and
+        gender names below read "genere" and "nome" as values."""
+        if not slots.word:
+            return
+        if text.has(POS_ASKED) and not text.has(r"compl-?it|lexinfo:partofspeech"):  # CompL-it's: SERVICE_INTEGRATION
+            slots.pos_asked = True
+            text.mask(*text.search(POS_ASKED).span())
+        if text.has(GENDER_ASKED):
+            slots.gender_asked = True
+            text.mask(*text.search(GENDER_ASKED).span())
+
     @reads(103)
     def read_gender(self, text: Text, slots) -> None:
         """A grammatical gender (the last one named)."""
         for name, words in GENDER_WORDS:
             if re.search(rf"\b(?:{words})\b", text.folded):
                 slots.gender = name
+
+    def word_steps(self, slots) -> list[dict]:
+        return [{"show": fact} for fact, asked in (("pos", slots.pos_asked), ("gender", slots.gender_asked)) if asked]
 
     def constraint_steps(self, slots) -> list[dict]:
         if len(slots.pos_any) >= 2:
@@ -84,12 +108,16 @@ class PosFilter(Pattern):
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
         pos = local_name(facts.by_lemma("lemma")[lemma][0][1])
         genders = [local_name(g[0]) for g in facts.by_lemma("gender").get(lemma, [])]
+        if shape == "word":  # a fact about the named word: its part of speech, or its gender when it has one
+            return {"show": rng.choice(["pos", "gender"] if genders else ["pos"])}
         slots = {"pos": pos}
         if pos in ("noun", "adjective") and len(genders) == 1 and genders[0] in GENDER and rng.random() < 0.35:
             slots["gender"] = genders[0]
         return slots
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        if "pos" not in slots:
+            return None  # a fact shown about a named word narrows nothing
         by_value = facts.derived("pos_gender_index", _value_index)
         out = by_value.get(LILA + slots["pos"], set())
         if slots.get("gender"):
@@ -97,6 +125,9 @@ class PosFilter(Pattern):
         return out
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
+        if slots.get("show"):
+            self._build_fact(frame, slots["show"])
+            return
         if slots.get("any"):
             self._build_any(frame, list(slots["any"]))
             return
@@ -118,6 +149,26 @@ class PosFilter(Pattern):
             frame.slot("gender", gender, g_it, g_en)
         frame.slot("pos", pos, it_pl, en_pl)
         frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech, ling=(it_ling, en_ling)))
+        frame.tag(self.label, 0.9)
+
+    def _build_fact(self, frame: Frame, fact: str) -> None:
+        """A named word's part of speech or gender (the LiLa individual, e.g. lila:noun, lila:feminine)."""
+        facet = frame.facet()
+        prop = "lila:hasPOS" if fact == "pos" else "lila:hasGender"
+        value = frame.fresh(fact)
+        facet.group.add(Triple(frame.lemma, IRI.of(prop), value))
+        frame.show(facet, value, "partsOfSpeech" if fact == "pos" else "genders")
+        if fact == "pos":
+            frame.fragments.append(frag("word_fact", sg("la parte del discorso"), sg("the part of speech"),
+                                        f"il suo {prop}", f"its {prop}",
+                                        ask=(["Che parte del discorso è {w}?", "Qual è la parte del discorso di {w}?"],
+                                             ["What part of speech is {w}?", "Which part of speech is {w}?"]),
+                                        ling=(sg("la categoria grammaticale"), sg("the grammatical category"))))
+        else:
+            frame.fragments.append(frag("word_fact", sg("il genere grammaticale"), sg("the grammatical gender"),
+                                        f"il suo {prop}", f"its {prop}",
+                                        ask=(["Di che genere è {w}?", "Qual è il genere grammaticale di {w}?"],
+                                             ["What is the gender of {w}?", "Which grammatical gender does {w} have?"])))
         frame.tag(self.label, 0.9)
 
     def _build_any(self, frame: Frame, names: list[str]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from ..sparql.model import Select
+from ..sparql.model import Call, Filter, Group, Op, Select, SubSelect, Var
 from .analytics import (MEASURES, ORDER_WORDS, add_measure, body, constrained, constraint_options, it_article,
                         matching, phrases, restricted)
 from .base import Facts, frag
@@ -34,6 +34,10 @@ SUPERLATIVES = (
                        r"significati|accezioni|senses|meanings)|(?:piu|most) polisem\w*|most polysem\w*"),
     ("senses", "asc", r"(?:con |with )?(?:meno|the fewest|fewest|the least|least) (?:compl-?it )?(?:sensi|significati|"
                       r"senses|meanings)"),
+    ("length", "desc", r"piu lung[aoh]\w*|longest|(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most) (?:lettere|letters|"
+                       r"caratteri|characters)|lunghezza maggiore|greatest length"),
+    ("length", "asc", r"piu cort\w*|piu brev\w*|shortest|(?:con |with )?(?:meno|the fewest|fewest) (?:lettere|letters|"
+                      r"caratteri|characters)|lunghezza minore|smallest length"),
 )
 #: "i primi 5", "top 10", "the 3 …": how many (group ``n``); without it, the single extreme.
 HOW_MANY = (rf"\b(?:i |le |gli |the )?(?:prim[ie]|first|top)\s+{NUMBER}\b",
@@ -80,9 +84,12 @@ class Ranking(StandalonePattern):
         by, direction, n = slots["by"], slots.get("direction", "desc"), int(slots.get("n") or 1)
         frame = constrained(steps, "list", rng=rng)
         value, aggregated = add_measure(frame, by)
-        key = ("DESC", value) if direction == "desc" else value
-        query = Select([frame.wr], body(frame), distinct=not aggregated, group_by=[frame.wr] if aggregated else [],
-                       order_by=[key, frame.wr], limit=n)
+        if n == 1:
+            query = _extreme(frame, value, aggregated, steps, by, direction)
+        else:
+            key = ("DESC", value) if direction == "desc" else value
+            query = Select([frame.wr], body(frame), distinct=not aggregated, group_by=[frame.wr] if aggregated else [],
+                           order_by=[key, frame.wr], limit=n)
         tags = dict(frame.labels)
         tags[self.label] = 0.9
         mentions = list(frame.mentions) + [(str(n), str(n))] if n > 1 else list(frame.mentions)
@@ -122,7 +129,10 @@ class Ranking(StandalonePattern):
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
-        """ORDER BY … DESC with LIMIT, or a LIMIT over grouped counts: a ranking (not an alphabetical cut)."""
+        """ORDER BY … DESC with LIMIT, a LIMIT over grouped counts, or the rows equal to a MIN/MAX: a ranking
+        (not an alphabetical cut)."""
+        if f.extreme_filter and f.form == "select":
+            return 0.8
         if not (f.order_by and f.limit) or f.form != "select" or "VALUES" in f.words:  # VALUES: a COMPARISON
             return 0.0
         if "DESC" in f.words or ("COUNT" in f.aggregates and f.group_by):
@@ -156,6 +166,31 @@ class Ranking(StandalonePattern):
             return None
         return {"by": slots.rank_by, "direction": slots.rank_direction or "desc", "n": slots.limit or 1,
                 "steps": steps}
+
+
+def _extreme(frame, value, aggregated: bool, steps, by: str, direction: str) -> Select:
+    """Every lemma at the extreme of the measure (ties included: "the most negative word" may be 81 words).
+
+    The extreme comes from a sub-select over the same constrained set (its variables are its own)::
+
+        SELECT DISTINCT ?wr WHERE { … ?polarity …
+          { SELECT (MIN(?polarity) AS ?extreme) WHERE { … } }  FILTER(?polarity = ?extreme) } ORDER BY ?wr
+
+    A measure that aggregates (the number of senses) is computed per written form in a sub-select first.
+    """
+    inner = constrained(steps, "list", rng=random.Random(0))
+    inner_value, _ = add_measure(inner, by)
+    extreme, pick = Var("extreme"), "MAX" if direction == "desc" else "MIN"
+    if not aggregated:
+        where = body(frame).add(SubSelect(Select([(Call(pick, (inner_value,)), extreme)], body(inner))),
+                                Filter(Op("=", (value, extreme))))
+        return Select([frame.wr], where, distinct=True, order_by=[frame.wr])
+    measure, per_form = Var(by), Var(f"{by}PerForm")
+    counted = Select([frame.wr, (value, measure)], body(frame), group_by=[frame.wr])
+    inner_counted = Select([inner.wr, (inner_value, per_form)], body(inner), group_by=[inner.wr])
+    top = Select([(Call(pick, (per_form,)), extreme)], Group([SubSelect(inner_counted)]))
+    where = Group([SubSelect(counted), SubSelect(top), Filter(Op("=", (measure, extreme)))])
+    return Select([frame.wr], where, order_by=[frame.wr])
 
 
 PATTERN = Ranking()

@@ -109,7 +109,7 @@ class SemanticRelation(RelationPattern):
     build_order = 5
     relation_kinds = (HYPERNYM, HOLONYM)
     named_cues = (
-        (13, rf"\bwhat is\s+{VALUE}\s+(?:a (?:kind|type|sort)|part) of"),
+        (2.5, rf"\bwhat (?:is|are)\s+{ARTICLE}?{VALUE}\s+(?:(?:a|an)\s+)?(?:kinds?|types?|sorts?|parts?)\s+of\b"),
         (14, rf"\b(?:di )?(?:che )?cosa (?:e un tipo|fa parte)\s+{ARTICLE}?{VALUE}"),
     )
     fact_nouns = r"iperonimi|olonimi|hypernyms|holonyms"

@@ -85,7 +85,9 @@ class SenseDefinition(Pattern):
     @reads(115)
     def read_request(self, text: Text, slots) -> None:
         """Definitions asked for ("cosa significa", "what meanings does X have")."""
-        slots.definition = slots.definition or text.asks(DEFINITION_CUE) or (
+        # "what is a wolf a kind of": a relation asked of the word, not its definition
+        kind_of = text.asks(r"\b(?:an?\s+)?(?:kinds?|types?|sorts?|parts?)\s+of\s*\??\s*$")
+        slots.definition = slots.definition or (text.asks(DEFINITION_CUE) and not kind_of) or (
             slots.min_senses is None and text.asks(MEANINGS))
 
     def constraint_steps(self, slots) -> list[dict]:

@@ -44,9 +44,9 @@ class ServiceIntegration(Pattern):
 
     @reads(118)
     def read_request(self, text: Text, slots) -> None:
-        """CompL-it's part of speech of a named word (or when CompL-it is named)."""
-        if text.asks(COMPLIT_POS) and (slots.word or text.asks(r"compl-?it|lexinfo:partofspeech")):
-            slots.complit_pos = True
+        """CompL-it's part of speech, when CompL-it (or lexinfo:partOfSpeech) is named."""
+        if text.asks(COMPLIT_POS) and text.asks(r"compl-?it|lexinfo:partofspeech"):
+            slots.complit_pos = True  # a named word's part of speech is LiITA's (POS_FILTER), unless CompL-it's is asked
 
     def projection_steps(self, slots) -> list[dict]:
         return [{}] if slots.complit_pos else []

@@ -39,13 +39,17 @@ class ValueKind:
     words: str
     it: str
     en: str
+    #: the Italian plural noun is feminine («quante parti del discorso»)
+    fem: bool = False
+    #: the class the values must have (see :class:`~.vocab.Facet`)
+    value_class: str | None = None
 
 
 KINDS: dict[str, ValueKind] = {
     "pos": ValueKind("lila:hasPOS", False,
                      r"parti del discorso|parts?[- ]of[- ]speech|pos tags?|pos|categorie grammaticali|grammatical categories|"
                      r"categorie lessicali|lexical categories|word classes|classi di parole",
-                     "parti del discorso", "parts of speech"),
+                     "parti del discorso", "parts of speech", fem=True),
     "gender": ValueKind("lila:hasGender", False, r"generi(?: grammaticali)?|(?:grammatical )?genders",
                         "generi grammaticali", "grammatical genders"),
     "mood": ValueKind("lexinfo:verbFormMood", True, r"modi(?: verbali)?|(?:verb(?:al)? )?moods", "modi verbali",
@@ -53,12 +57,13 @@ KINDS: dict[str, ValueKind] = {
     "tense": ValueKind("lexinfo:tense", True, r"tempi(?: verbali)?|(?:verb(?:al)? )?tenses", "tempi verbali",
                        "verb tenses"),
     "person": ValueKind("lexinfo:person", True, r"persone grammaticali|grammatical persons", "persone grammaticali",
-                        "grammatical persons"),
-    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions"),
+                        "grammatical persons", fem=True),
+    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions", fem=True,
+                          value_class="elita:Emotion"),
     "polarity": ValueKind("marl:hasPolarity", True, r"classi di polarita|polarity classes|polarita|polarities",
-                          "classi di polarità", "polarity classes"),
+                          "classi di polarità", "polarity classes", fem=True),
     "property": ValueKind(None, False, r"propriet[aà]|properties|predicat[ie]|predicates|attribut[ie]|attributes",
-                          "proprietà", "properties"),
+                          "proprietà", "properties", fem=True),
 }
 #: "all the …", "which …", "list the distinct …", "how many different …": a request for the values themselves,
 #: right before their noun (a few function words between).
@@ -116,6 +121,8 @@ class ValueSet(StandalonePattern):
         else:
             value = Var(kind)
             where = Group([Triple(subject, IRI.of(spec.prop), value)])
+            if spec.value_class:
+                where.add(Triple(value, IRI.of("rdf:type"), IRI.of(spec.value_class)))
         label = Var(f"{kind}Label")
         if spec.labelled and not count:
             where.add(Optional_(Group([Triple(value, IRI.of("rdfs:label"), label)])))
@@ -128,17 +135,19 @@ class ValueSet(StandalonePattern):
                 f"i predicati delle risorse con dcterms:isPartOf <{LEMMA_BANK}>")
         tech_en = (f"the distinct values of {spec.prop}" if spec.prop else
                    f"the predicates of the resources with dcterms:isPartOf <{LEMMA_BANK}>")
+        q, e, a = ("Quante", "e", "e") if spec.fem else ("Quanti", "i", "i")  # agreement with the noun
         if count:
-            f = frag("standalone", [f"Quanti {spec.it} diversi ci sono in LiITA?", f"Quanti {spec.it} usa LiITA?"],
+            f = frag("standalone", [f"{q} {spec.it} divers{e} ci sono in LiITA?", f"{q} {spec.it} usa LiITA?"],
                      [f"How many different {spec.en} are there in LiITA?", f"How many {spec.en} does LiITA use?"],
                      f"Conta {tech} (COUNT DISTINCT).", f"Count {tech_en} (COUNT DISTINCT).",
-                     ling=(f"Quanti {spec.it} distinti sono attestati in LiITA?",
+                     ling=(f"{q} {spec.it} distint{e} sono attestat{a} in LiITA?",
                            f"How many distinct {spec.en} are attested in LiITA?"))
         else:
-            f = frag("standalone", [f"Quali {spec.it} ci sono in LiITA?", f"Elenca tutti i {spec.it} usati in LiITA."],
+            all_it = f"tutte le {spec.it} usate" if spec.fem else f"tutti i {spec.it} usati"
+            f = frag("standalone", [f"Quali {spec.it} ci sono in LiITA?", f"Elenca {all_it} in LiITA."],
                      [f"Which {spec.en} are there in LiITA?", f"List all the {spec.en} used in LiITA."],
                      f"Elenca {tech}.", f"List {tech_en}.",
-                     ling=(f"Quali {spec.it} distinti sono attestati in LiITA?",
+                     ling=(f"Quali {spec.it} distint{e} sono attestat{a} in LiITA?",
                            f"Which distinct {spec.en} are attested in LiITA?"))
         return query, [f], {self.label: 0.9, "META_GRAPH": 0.4}, [(spec.it.split()[0], spec.en.split()[-1])]
 

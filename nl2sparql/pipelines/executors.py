@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, DataError
 from .generation import ProgressFactory, RunConfig
-from .shards import DEFAULT_UNIT_SIZE, Shard, merge_pools, run_shard, shard_config
+from .shards import DEFAULT_UNIT_SIZE, Shard, check_shards, merge_pools, run_shard, shard_config
 from .storage import check_output_path
 
 EXECUTORS = ("local", "ray")
@@ -37,6 +37,7 @@ def run_sharded(config: RunConfig, shards: int, *, kb=None, kb_spec: dict | None
     shards = check_count(shards, "--shards", 1, 100_000)
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}: use {' or '.join(EXECUTORS)}")
+    check_shards(shards, config.target, check_count(unit_size, "--unit-size", 1))
     out = check_output_path(Path(config.out))
     if out.exists() and not force:
         raise DataError(f"{out} exists; pass --force to replace it (nothing was changed)")

@@ -19,6 +19,8 @@ import copy
 import inspect
 import json
 import math
+import queue
+import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -27,6 +29,7 @@ from typing import Callable
 
 from .. import __version__
 from ..errors import ConfigError, DataError
+from ..fileio import DiskFull
 from ..operators import (Deduplicator, DifficultyClassifier, ExecutionFilter, PatternComposer, PatternTagger,
                          PoolWriter, QuestionGenerator, SchemaSampler)
 from ..operators.base import Operator, StepReport
@@ -333,8 +336,11 @@ class GenerationPipeline:
         self.check_keys()
         previous = self._load_manifest() if resume else None
         self.check_output(resume, force, previous)
-        with OutputLock(Path(self.config.out)):
-            return self._run(resume, previous)
+        try:
+            with OutputLock(Path(self.config.out)):
+                return self._run(resume, previous)
+        except DiskFull as exc:  # the steps finished are on disk: a resumed run starts after them
+            raise exc.saying("free some space and rerun with --resume") from None
 
     def _top_up(self, i: int, storage, report: StepReport, manifest: dict) -> tuple[StepReport, float]:
         """When the execution filter ran out of candidates before enough passed: the composer draws more
@@ -368,6 +374,63 @@ class GenerationPipeline:
         composer.operator.release()
         return report, spent
 
+    def _overlaps(self, i: int) -> bool:
+        """True when step ``i`` is the composer and the execution filter runs its candidates next."""
+        return (i + 1 < len(self.steps) and isinstance(self.steps[i].operator, PatternComposer)
+                and isinstance(self.steps[i + 1].operator, ExecutionFilter)
+                and self.steps[i + 1].keys.get("input_key", "sparql") == self.steps[i].keys.get("output_key", "sparql"))
+
+    def _compose_and_filter(self, i: int, storage, manifest: dict) -> None:
+        """The composer (step ``i``) and the execution filter (step ``i + 1``) at once: each candidate is
+        executed as soon as it is drawn (the filter runs in a thread; the queries in the KB's workers).
+
+        The filter takes the candidates in the composer's order, so both steps write what they write one
+        after the other; a top-up (too few passed) then runs as in a plain run.
+        """
+        composer, filt = self.steps[i], self.steps[i + 1]
+        filter_storage = self.storage.step()
+        filter_storage.checkpoint().discard()
+        stream = _RowStream()
+        outcome: dict = {}
+        expected = int(composer.operator.config.get("candidates", 100))
+
+        def run_filter() -> None:
+            start = time.perf_counter()
+            try:
+                outcome["report"] = filt.operator.run_streamed(filter_storage, stream, expected, stream.rows,
+                                                               **filt.keys)
+            except BaseException as exc:  # noqa: BLE001 - raised again in the pipeline's thread
+                outcome["error"] = exc
+                for _ in stream:  # let the composer finish undisturbed
+                    pass
+            outcome["seconds"] = time.perf_counter() - start
+
+        worker = threading.Thread(target=run_filter, name="nl2sparql-execution-filter", daemon=True)
+        t0 = time.perf_counter()
+        worker.start()
+        try:
+            report: StepReport = composer.operator.run(storage, sink=stream.put, **composer.keys)
+        except BaseException:
+            filt.operator.cancel()  # the queries already queued are dropped, not run
+            raise
+        finally:
+            stream.close()
+            worker.join()
+        self._record(manifest, i, composer.operator, composer.keys, report, time.perf_counter() - t0)
+        if "error" in outcome:
+            raise outcome["error"]
+        t1 = time.perf_counter()
+        filtered, other = self._top_up(i + 1, filter_storage, outcome["report"], manifest)
+        self._record(manifest, i + 1, filt.operator, filt.keys, filtered,
+                     outcome["seconds"] + time.perf_counter() - t1 - other)
+
+    def _record(self, manifest: dict, i: int, operator, keys: dict, report: StepReport, seconds: float) -> None:
+        """Add a finished step to the manifest (saved once the step files it lists are written)."""
+        manifest["steps"].append({"step": i, "operator": operator.name, "version": operator.version,
+                                  "params": operator.params(), "keys": keys, "report": report.to_json(),
+                                  "seconds": round(seconds, 3), "done": True})
+        self._save_manifest_after_writes(manifest)
+
     def _run(self, resume: bool, previous: dict | None) -> dict:
         """The steps, under the output lock (every step file written before it returns or raises)."""
         try:
@@ -385,7 +448,10 @@ class GenerationPipeline:
         done_steps = {s["step"]: s for s in (previous or {}).get("steps", []) if s.get("done")}
         start = time.perf_counter()
         reuse = True
+        alongside = None  # the step already run alongside the one before it
         for i, step in enumerate(self.steps):
+            if i == alongside:
+                continue
             storage = self.storage.step()
             params = step.operator.params()
             prior = done_steps.get(i)
@@ -397,16 +463,43 @@ class GenerationPipeline:
                 # only the first step a resumed run re-enters may pick up its checkpoint
                 storage.checkpoint().discard()
             reuse = False
+            if self._overlaps(i):
+                self._compose_and_filter(i, storage, manifest)
+                alongside = i + 1
+                continue
             t0 = time.perf_counter()
             report: StepReport = step.operator.run(storage, **step.keys)
             report, other = self._top_up(i, storage, report, manifest)
-            manifest["steps"].append({"step": i, "operator": step.operator.name, "version": step.operator.version,
-                                      "params": params, "keys": step.keys, "report": report.to_json(),
-                                      "seconds": round(time.perf_counter() - t0 - other, 3), "done": True})
-            self._save_manifest_after_writes(manifest)
+            self._record(manifest, i, step.operator, step.keys, report, time.perf_counter() - t0 - other)
         manifest["finished"] = True
         manifest["seconds"] = round(time.perf_counter() - start, 3)
         manifest["rejected"] = dict(sum((Counter(s["report"]["rejected"]) for s in manifest["steps"]), Counter()))
         self.storage.flush()
         self._save_manifest(manifest)
         return manifest
+
+
+class _RowStream:
+    """Rows handed from one thread to another as they are made: ``put``, ``close``, iterate; ``rows()`` is
+    every row put (complete once closed)."""
+
+    _END = object()
+
+    def __init__(self):
+        self._queue: queue.Queue = queue.Queue()
+        self._rows: list[dict] = []
+
+    def put(self, row: dict) -> None:
+        self._rows.append(row)
+        self._queue.put(row)
+
+    def close(self) -> None:
+        self._queue.put(self._END)
+
+    def rows(self) -> list[dict]:
+        return self._rows
+
+    def __iter__(self):
+        while (row := self._queue.get()) is not self._END:
+            yield row
+        self._queue.put(self._END)  # a second reader ends too

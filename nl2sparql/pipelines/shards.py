@@ -78,6 +78,18 @@ def unit_sizes(target: int, unit_size: int) -> list[int]:
     return [unit_size] * full + ([rest] if rest else [])
 
 
+def check_shards(count: int, target: int, unit_size: int, what: str | None = None) -> int:
+    """``count`` when every one of that many shards has a unit to make; one clear :class:`ConfigError` otherwise
+    (a shard without a unit is work for nothing, and a huge count would run for nothing, unbounded)."""
+    units = len(unit_sizes(target, unit_size))
+    if count > units:
+        raise ConfigError(f"{what or f'--shards {count:,}'} asks for more shards than the run has units: "
+                          f"{units:,} unit(s) of up to "
+                          f"{unit_size:,} examples (--target {target:,}, --unit-size {unit_size:,}); use at most "
+                          f"{units:,} shard(s), or a smaller --unit-size")
+    return count
+
+
 def manifest_path(pool: Path) -> Path:
     """The manifest next to a shard pool or merged pool."""
     return Path(pool).with_suffix(".manifest.json")
@@ -122,6 +134,7 @@ def run_shard(config: RunConfig, kb, shard: Shard, unit_size: int = DEFAULT_UNIT
     if out.exists() and not (force or resume):
         raise DataError(f"{out} exists; pass --force to replace it, or --resume to finish the shard that wrote it "
                         "(nothing was changed)")
+    check_shards(shard.count, config.target, unit_size, f"--shard {shard}")
     sizes = unit_sizes(config.target, unit_size)
     mine = [u for u in range(len(sizes)) if shard.owns(u)]
     start = time.perf_counter()

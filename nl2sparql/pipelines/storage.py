@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import DataError
-from ..fileio import Checkpoint, atomic_write_text, iter_jsonl, jsonl_text, write_jsonl  # noqa: F401 - re-exported
+from ..fileio import (Checkpoint, OutputLock, atomic_write_text, iter_jsonl, jsonl_text,  # noqa: F401
+                      write_jsonl)  # (re-exported)
 from ..fileio import iter_pool as fileio_iter_pool
 
 
@@ -228,62 +229,3 @@ def same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-class OutputLock:
-    """``<out>.lock``: one writer per output file; a lock left by a dead process is taken over.
-
-    The lock file holds the owner's pid; it is created with ``O_EXCL`` so two
-    runs cannot both take it. Use as a context manager.
-    """
-
-    def __init__(self, out: Path):
-        self.path = Path(out).with_name(Path(out).name + ".lock")
-        self._held = False
-
-    def acquire(self) -> None:
-        """Take the lock or raise :class:`DataError` naming the process that holds it."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(3):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                owner = self._owner()
-                if owner is not None and owner != os.getpid() and _pid_alive(owner):
-                    raise DataError(f"{self.path.with_suffix('')} is being written by another run (pid {owner}); "
-                                    f"wait for it to finish or choose another --out (lock: {self.path})") from None
-                self.path.unlink(missing_ok=True)  # stale: its process is gone
-                continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(f"{os.getpid()}\n")
-            self._held = True
-            return
-        raise DataError(f"cannot take the lock {self.path}; remove it if no run is writing "
-                        f"{self.path.with_suffix('')}")
-
-    def _owner(self) -> int | None:
-        try:
-            return int(self.path.read_text(encoding="ascii").split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def release(self) -> None:
-        """Remove the lock if this process holds it."""
-        if self._held and self._owner() == os.getpid():
-            self.path.unlink(missing_ok=True)
-        self._held = False
-
-    def __enter__(self) -> "OutputLock":
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.release()

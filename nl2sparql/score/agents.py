@@ -6,8 +6,11 @@ Four ways to reach an agent:
   {question}``. The template is split into arguments with :mod:`shlex` first
   and the placeholders (``{question}``, ``{id}``, ``{lang}``) are substituted
   inside each argument, so a question can never add arguments or reach a
-  shell. Without ``{question}`` the question goes to stdin. The answer is
-  read from stdout.
+  shell; a template that puts a placeholder inside the code a shell or an
+  interpreter runs (``sh -c "… {question} …"``) is refused, and such code
+  reads ``$NL2SPARQL_QUESTION`` instead. Without ``{question}`` the question
+  goes to stdin. The answer is read from stdout. Each run is a process group
+  that ends with its question and with ``ask``.
 * :class:`OpenAIChatAgent`: an OpenAI-compatible chat endpoint, through the
   project's LLM client (retries with backoff), with a system prompt asking
   for one SPARQL query and nothing else.
@@ -33,9 +36,13 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
+import threading
 import time
+from concurrent import futures
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -75,7 +82,13 @@ def _snippet(text: str, limit: int = 120) -> str:
 
 
 class CommandAgent:
-    """A command run once per question; see the module docstring for the template."""
+    """A command run once per question; see the module docstring for the template.
+
+    Each run is the leader of its own process group (:mod:`.agent_group`): a question past its
+    time budget ends the agent and every process it started, and so does the end of ``ask``
+    (Ctrl-C, SIGTERM, even SIGKILL). The question, its id and language are also in the
+    environment (:data:`ENV`), the one safe way to hand them to a shell.
+    """
 
     def __init__(self, template: str):
         try:
@@ -87,8 +100,11 @@ class CommandAgent:
         program = self.argv[0]
         if "{" in program or shutil.which(program) is None:
             raise ConfigError(f"agent command not found: {program} (give an executable on PATH or a path)")
+        _refuse_code_placeholders(self.argv)
         self.stdin = not any("{question}" in arg for arg in self.argv)
         self.label = f"command: {template}"
+        self._running: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
 
     def argv_for(self, question: str, item_id: str, lang: str) -> list[str]:
         """The arguments for one question (placeholders replaced inside each argument, never re-split)."""
@@ -102,21 +118,90 @@ class CommandAgent:
 
     def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
         """Run the command; its stdout is the answer (a non-zero exit is an error naming stderr's last line)."""
+        lifeline = _lifeline()
+        env = {**os.environ, ENV["question"]: question, ENV["id"]: item_id, ENV["lang"]: lang}
         try:
-            done = subprocess.run(self.argv_for(question, item_id, lang), input=question if self.stdin else None,
-                                  stdin=None if self.stdin else subprocess.DEVNULL, capture_output=True,
-                                  text=True, timeout=timeout, errors="replace")
+            process = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(Path(__file__).with_name("agent_group.py")), str(lifeline),
+                 *self.argv_for(question, item_id, lang)],
+                stdin=subprocess.PIPE if self.stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, errors="replace", env=env, pass_fds=(lifeline,),
+                start_new_session=True)
+        except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
+            raise AgentError(f"cannot run the agent: {getattr(exc, 'strerror', None) or exc}") from None
+        with self._lock:
+            self._running.add(process)
+        try:
+            stdout, stderr = process.communicate(question if self.stdin else None, timeout=timeout)
         except subprocess.TimeoutExpired:
+            _kill_group(process)
+            try:
+                process.communicate(timeout=5)  # a process that left the group may hold the pipes: not for long
+            except subprocess.TimeoutExpired:
+                pass
             raise AgentError(f"timed out after {timeout:g} s") from None
-        except OSError as exc:
-            raise AgentError(f"cannot run the agent: {exc.strerror or exc}") from None
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or [""])[-1]
-            raise AgentError(f"exit status {done.returncode}" + (f": {_snippet(last)}" if last else ""))
-        return done.stdout
+        finally:
+            with self._lock:
+                self._running.discard(process)
+        if process.returncode != 0:
+            last = (stderr.strip().splitlines() or [""])[-1]
+            raise AgentError(f"exit status {process.returncode}" + (f": {_snippet(last)}" if last else ""))
+        return stdout
 
     def close(self) -> None:
-        """Nothing to release."""
+        """End the agents still running (an interrupted ``ask``), with everything they started."""
+        with self._lock:
+            running = list(self._running)
+        for process in running:
+            _kill_group(process)
+
+
+#: The environment variables that hold the question, its id and its language in a command agent's environment.
+ENV = {"question": "NL2SPARQL_QUESTION", "id": "NL2SPARQL_ID", "lang": "NL2SPARQL_LANG"}
+#: Programs that run the argument after a code flag (``sh -c CODE``, ``python -c CODE``) as code: a placeholder
+#: inside that argument would make a question code. A placeholder in an argument of its own is safe.
+CODE_RUNNERS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox", "python",
+                "perl", "ruby", "node", "php", "pwsh", "ssh")
+_LIFELINE: list[int] = []
+_LIFELINE_LOCK = threading.Lock()
+
+
+def _refuse_code_placeholders(argv: list[str]) -> None:
+    """:class:`ConfigError` when a placeholder sits inside code a shell or an interpreter runs."""
+    runner = None
+    for i, arg in enumerate(argv):
+        name = os.path.basename(arg).rstrip("0123456789.")
+        if runner is None and name in CODE_RUNNERS:
+            runner = name
+            continue
+        if runner is None or not any(p in arg for p in PLACEHOLDERS):
+            continue
+        previous = argv[i - 1]
+        code_flag = previous in ("--command", "--eval", "-Command") or (
+            previous.startswith("-") and not previous.startswith("--") and previous[-1] in "ce")
+        if runner == "ssh" or code_flag:
+            raise ConfigError(
+                f"the agent command puts a placeholder inside the code that {runner} runs ({_snippet(arg, 60)!r}), "
+                f"where a question could run as code: pass it as an argument of its own (sh -c '… \"$1\"' sh "
+                f"{{question}}), or read ${ENV['question']} (and ${ENV['id']}, ${ENV['lang']}) in the code")
+
+
+def _lifeline() -> int:
+    """The read end of the pipe every agent's group leader watches; its write end is held by this process
+    only (not inherited by any program it runs), so it reads end of file once this process is gone."""
+    with _LIFELINE_LOCK:
+        if not _LIFELINE or _LIFELINE[2] != os.getpid():
+            read, write = os.pipe()
+            _LIFELINE[:] = [read, write, os.getpid()]
+        return _LIFELINE[0]
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """SIGKILL the process group ``process`` leads (the agent and all it started)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 class OpenAIChatAgent:
@@ -137,8 +222,8 @@ class OpenAIChatAgent:
     def ask(self, question: str, *, item_id: str, lang: str, timeout: float) -> str:
         """The model's answer to the system prompt and the question."""
         messages = [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": question}]
-        try:
-            return self.client.chat(messages, temperature=0.0).text
+        try:  # the question's budget bounds the call, retries included
+            return self.client.chat(messages, temperature=0.0, deadline=time.monotonic() + timeout).text
         except Nl2SparqlError as exc:
             raise AgentError(str(exc)) from None
 
@@ -164,31 +249,55 @@ class MCPToolAgent:
         self.result_key = result_key
         self.label = f"mcp: {tool} of {command}"
         self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
-        self._client_cm = None
+        self._client = self._closing = None
         self._portal_cm = start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
-        try:
-            client_cm = self._portal.wrap_async_context_manager(self._connect(argv, connect_timeout, self._errlog))
-            self._client = client_cm.__enter__()
-            self._client_cm = client_cm
-        except Exception as exc:  # the server did not start or did not speak MCP
+        connected = threading.Event()
+        self._held = self._portal.start_task_soon(self._hold, argv, connect_timeout, connected)
+        if not connected.wait(connect_timeout) or self._client is None:  # no answer in time, or a failure
             self._errlog.seek(0)
             said = (self._errlog.read().strip().splitlines() or [""])[-1]
+            failed = self._held.done() and not self._held.cancelled() and self._held.exception()
+            cause = _innermost(failed) if failed else TimeoutError()
             self.close()
+            if _timed_out(cause):
+                raise ConfigError(f"the MCP server {command!r} did not answer the MCP handshake within "
+                                  f"{connect_timeout:g} s (--timeout){'; it said: ' + _snippet(said) if said else ''}"
+                                  ) from None
             raise ConfigError(f"cannot start the MCP server {command!r}: "
-                              f"{_snippet(said or str(exc)) or type(exc).__name__}") from None
-        tools = {t.name for t in self._portal.call(self._client.list_tools).tools}
+                              f"{_snippet(said or str(cause)) or type(cause).__name__}") from None
+        try:
+            tools = {t.name for t in self._portal.call(self._list_tools, connect_timeout).tools}
+        except Exception as exc:  # noqa: BLE001 - the same one line as a failed start
+            self.close()
+            cause = _innermost(exc)
+            raise ConfigError(f"the MCP server {command!r} did not list its tools"
+                              f"{f' within {connect_timeout:g} s (--timeout)' if _timed_out(cause) else ''}: "
+                              f"{_snippet(str(cause)) or type(cause).__name__}") from None
         if tool not in tools:
             self.close()
             raise ConfigError(f"the MCP server has no tool {tool!r} (it has: {', '.join(sorted(tools))})")
 
-    @staticmethod
-    def _connect(argv: list[str], timeout: float, errlog):
+    async def _hold(self, argv: list[str], timeout: float, connected: threading.Event) -> None:
+        """Connect, say so, and keep the connection until :meth:`close` (one task owns it from start to end)."""
+        import anyio
         from mcp import Client, StdioServerParameters
         from mcp.client.stdio import stdio_client
 
+        self._closing = anyio.Event()
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
-        return Client(stdio_client(params, errlog=errlog), read_timeout_seconds=timeout)
+        try:
+            async with Client(stdio_client(params, errlog=self._errlog), read_timeout_seconds=timeout) as client:
+                self._client = client
+                connected.set()
+                await self._closing.wait()
+        finally:
+            connected.set()
+
+    async def _list_tools(self, timeout: float):
+        import anyio
+        with anyio.fail_after(timeout):
+            return await self._client.list_tools()
 
     async def _call(self, question: str, timeout: float):
         import anyio
@@ -218,13 +327,15 @@ class MCPToolAgent:
         return None
 
     def close(self) -> None:
-        """Stop the MCP server and the event loop thread."""
-        if self._client_cm is not None:
-            client_cm, self._client_cm = self._client_cm, None
-            try:
-                client_cm.__exit__(None, None, None)
-            except Exception:  # noqa: BLE001 - the server may already be gone; nothing left to release
-                pass
+        """Stop the MCP server (a handshake still waiting is cancelled) and the event loop thread."""
+        if self._portal_cm is not None and not self._held.done():
+            if self._client is not None:
+                self._portal.call(self._closing.set)
+            else:
+                self._held.cancel()
+            futures.wait([self._held], timeout=30)  # the SDK's shutdown of the server is bounded (a few s)
+            if not self._held.done():
+                self._portal.call(self._portal.stop, True)  # whatever still runs is cancelled
         if self._portal_cm is not None:
             portal_cm, self._portal_cm = self._portal_cm, None
             portal_cm.__exit__(None, None, None)
@@ -285,6 +396,18 @@ class Text2SparqlAgent:
         self.client.close()
 
 
+def _innermost(exc: BaseException) -> BaseException:
+    """The first exception inside exception groups (what a task group that failed actually raised)."""
+    while getattr(exc, "exceptions", None):
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """A wait that ran out: a timeout, or the MCP SDK's error for a request that got no response in time."""
+    return isinstance(exc, TimeoutError) or "timed out" in str(exc).lower()
+
+
 def make_agent(spec: dict, *, timeout: float = 60.0, concurrency: int = 4) -> Agent:
     """The connector a spec names: ``{"cmd": template}``, ``{"openai": url, "model": m, ...}``,
     ``{"mcp": command, "tool": name, "arg": "question", "tool_args": {...}}`` or
@@ -303,7 +426,8 @@ def make_agent(spec: dict, *, timeout: float = 60.0, concurrency: int = 4) -> Ag
     if not spec.get("tool"):
         raise ConfigError("--agent-mcp needs --tool (the name of the tool that answers questions)")
     return MCPToolAgent(spec["mcp"], spec["tool"], arg=spec.get("arg") or "question",
-                        tool_args=_tool_args(spec.get("tool_args")), result_key=spec.get("result_key"))
+                        tool_args=_tool_args(spec.get("tool_args")), result_key=spec.get("result_key"),
+                        connect_timeout=timeout)
 
 
 def _prompt(value: str | None) -> str:

@@ -2,9 +2,11 @@
 
 Each line of the predictions file is ``{id, question, sparql, latency_ms,
 error}`` (``sparql`` is null when the agent failed; ``error`` says why).
-Lines are appended whole, flushed and synced one at a time, so a killed run
+Lines are appended whole, synced one at a time, and a line that does not fit
+on the disk is taken back, so a full disk leaves no torn line and a killed run
 loses at most the line being written: a resumed run drops a torn last line,
-skips the ids already answered and asks the rest. Questions are asked by at
+skips the ids already answered and asks the rest. One run writes a file at a
+time (the lock of ``run``'s pool: :class:`~nl2sparql.fileio.OutputLock`). Questions are asked by at
 most ``concurrency`` threads at once, each within its own time budget.
 
 An agent that fails the first questions it is asked (and has not answered
@@ -15,7 +17,6 @@ records none of those failures, so the fixed agent starts clean.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from ..errors import ConfigError, DataError
-from ..fileio import atomic_write_text
+from ..fileio import DiskFull, LineLog, OutputLock, atomic_write_text
 from .agents import Agent, AgentError
 from .data import GoldItem
 
@@ -50,7 +51,7 @@ class PredictionLog:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._fh = None
+        self._log = LineLog(self.path)
         self._lock = threading.Lock()
 
     def load(self, retry_errors: bool = False) -> dict[str, dict]:
@@ -88,22 +89,14 @@ class PredictionLog:
         return records
 
     def append(self, record: dict) -> None:
-        """Append one record durably (thread-safe)."""
-        line = json.dumps(record, ensure_ascii=False) + "\n"
+        """Append one record durably, whole or not at all (thread-safe)."""
         with self._lock:
-            if self._fh is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._fh = open(self.path, "a", encoding="utf-8")
-            self._fh.write(line)
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            self._log.append(json.dumps(record, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
         """Close the file."""
         with self._lock:
-            if self._fh is not None:
-                self._fh.close()
-                self._fh = None
+            self._log.close()
 
 
 def answer(agent: Agent, item: GoldItem, question: str, lang: str, timeout: float) -> dict:
@@ -128,6 +121,17 @@ def ask_items(items: Sequence[GoldItem], agent: Agent, log: PredictionLog, *, la
               variant: Optional[str] = None, concurrency: int = 4, timeout: float = 60.0,
               retry_errors: bool = False, progress: Optional[Progress] = None) -> AskRun:
     """Ask ``agent`` each item's question not yet in ``log``; see the module docstring."""
+    with OutputLock(log.path):  # one writer per predictions file, as for a run's pool
+        try:
+            return _ask_items(items, agent, log, lang=lang, variant=variant, concurrency=concurrency,
+                              timeout=timeout, retry_errors=retry_errors, progress=progress)
+        except DiskFull as exc:
+            raise exc.saying("free some space and ask again: the answers written are kept and not asked "
+                             "again") from None
+
+
+def _ask_items(items, agent: Agent, log: PredictionLog, *, lang, variant, concurrency, timeout, retry_errors,
+               progress) -> AskRun:
     run = AskRun()
     done = log.load(retry_errors)
     todo = []

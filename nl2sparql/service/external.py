@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Callable
 
+from ..checks import check_timeout
 from ..errors import ConfigError
 from .kbs import KBLike
 from .types import AskResult
@@ -42,8 +43,7 @@ def ask(pool: str | Path, agent, *, out: str | Path = "predictions.jsonl", lang:
         raise ConfigError(f"language must be it or en, not {lang!r}")
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ConfigError(f"concurrency must be between 1 and {MAX_CONCURRENCY}, got {concurrency}")
-    if not timeout > 0:
-        raise ConfigError(f"the per-question timeout must be positive, got {timeout}")
+    timeout = check_timeout(timeout, "--timeout (seconds per question)")
     if limit is not None and limit < 1:
         raise ConfigError("limit must be at least 1")
     items = load_gold(resolve_pool(pool), split)[:limit]

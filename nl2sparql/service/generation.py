@@ -37,7 +37,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
              use_llm: bool = False, judge: bool = False, round_trip: bool = False, llm=None, llm_candidates: int = 3,
              progress: StepProgress | None = None, shard: str | None = None, shards: int | None = None,
              unit_size: int = 1000, executor: str = "local", ray_address: str | None = None,
-             empty_answers: float = 0.0) -> GenerationResult:
+             empty_answers: float = 0.0, notify: Callable[[str], None] | None = None) -> GenerationResult:
     """Grow a validated example pool: sample the KB, compose SPARQL, execute, phrase, tag, dedup, write ``out``.
 
     The same ``seed`` and KB give the same pool. ``patterns`` limits the
@@ -57,6 +57,9 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     to be joined by :func:`merge_pools`; ``shards=n`` makes every part with ``executor``
     (``local``: one after another here; ``ray``: Ray tasks, on ``ray_address`` or a local instance
     with a CPU per shard) and merges them into ``out``; each shard's KB runs ``threads`` queries at once.
+
+    ``notify(line)`` receives the LLM's progress lines while a run waits on it (retries, a request still
+    waiting and when it stops).
     """
     from ..fileio import read_pool
     from ..paths import cache_dir as default_cache
@@ -69,6 +72,7 @@ def generate(target: int = 300, *, seed: int = 0, patterns: Sequence[str] | str 
     client = None
     if use_llm or judge:
         client = llm_client(llm)
+        client.notify = notify
     extra: dict = {}
     if use_llm or judge or round_trip:
         extra = {"llm": use_llm, "judge": judge, "round_trip": round_trip, "llm_candidates": llm_candidates}

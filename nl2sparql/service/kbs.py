@@ -27,7 +27,7 @@ from typing import Iterator, Union
 
 from ..checks import check_count, check_timeout
 from ..errors import ConfigError
-from ..kb import KnowledgeBase, open_kb
+from ..kb import KnowledgeBase, Limits, open_kb
 from ..kb.embedded import require_store
 from ..kb.services import check_endpoint_url
 
@@ -139,11 +139,18 @@ def shared_kb(choice: KBChoice) -> KnowledgeBase:
 
 @contextmanager
 def using_kb(kb: KBLike) -> Iterator[KnowledgeBase]:
-    """The KB for one API call: an open KB as given, else the shared one for the choice."""
+    """The KB for one API call: an open KB as given, else the shared one for the choice, under the choice's
+    limits (every query of the call, also those made for it, such as a validation's)."""
     if isinstance(kb, KnowledgeBase):
         yield kb
+        return
+    choice = as_choice(kb)
+    shared = shared_kb(choice)
+    if choice.timeout is None and choice.max_rows is None:
+        yield shared
     else:
-        yield shared_kb(as_choice(kb))
+        yield shared.with_limits(Limits(choice.timeout if choice.timeout is not None else shared.limits.timeout,
+                                        choice.max_rows if choice.max_rows is not None else shared.limits.max_rows))
 
 
 def limits(kb: KBLike, timeout: float | None, max_rows: int | None) -> tuple[float | None, int | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Mapping
 
+from ..checks import check_length
 from ..errors import DataError
 from .kbs import KBLike, using_kb
 from .types import OntologySearchResult
@@ -30,6 +31,8 @@ def search_ontology(query: str, *, k: int = 5, kb: KBLike = None, counts: bool =
     """
     from ..ontology import search_result
 
+    if isinstance(query, str):
+        check_length(query, "search text")  # (an empty one is the index's to refuse, with an example)
     parsed = _weights(weights)
     if counts:
         with using_kb(kb) as store:

@@ -6,9 +6,14 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..checks import check_text, check_timeout
 from ..errors import DataError
 from .kbs import KBLike, limits, using_kb
 from .types import FixResult, Issue, KBInfo, LoadResult, Rows, ValidationResult
+
+
+#: The most rows one answer of ``kb serve`` holds (an answer cut there says so).
+SERVE_MAX_ROWS = 100_000
 
 
 def _need_query(query: str) -> str:
@@ -18,6 +23,7 @@ def _need_query(query: str) -> str:
 
     if not isinstance(query, str) or not query.strip():
         raise DataError("the query is empty: give a SPARQL SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    check_text(query, "query")
     if query_form(query) == "update":
         check_read_query(query)
     return query
@@ -74,11 +80,14 @@ def fix(query: str, *, kb: KBLike = None, execute: bool = False) -> FixResult:
 
 
 def kb_info(*, kb: KBLike = None, timeout: float = 120.0) -> KBInfo:
-    """Graphs with their triple counts, classes and properties (with counts) of the KB."""
-    from ..kb.profile import profile_kb
+    """Graphs with their triple counts, classes and properties (with counts) of the KB.
+
+    Measured once per KB content and kept (see :mod:`nl2sparql.kb.artefacts`): later calls, in any
+    process, read it."""
+    from ..kb.profile import kb_profile
 
     with using_kb(kb) as store:
-        profile = profile_kb(store, timeout=timeout).to_json()
+        profile = kb_profile(store, timeout=timeout).to_json()
     return KBInfo(profile["kb"], profile["triples"], profile["graphs"])
 
 
@@ -88,19 +97,28 @@ def load_store(files: Sequence[str | Path], store: str | Path, *, graph: str | N
     from ..kb.embedded import EmbeddedKB
 
     start = time.perf_counter()
-    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress)
-    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2))
+    graphs: dict[str, int] = {}
+    quads = EmbeddedKB.build(Path(store), [Path(f) for f in files], graph=graph, progress=progress, graphs=graphs)
+    return LoadResult(str(store), [str(f) for f in files], quads, round(time.perf_counter() - start, 2), graphs)
 
 
 def serve_kb(*, store: str | Path | None = None, port: int | None = None, query_timeout: float = 60.0,
+             max_rows: int | None = None, workers: int = 2, services=None,
              ready: Callable[[str], None] | None = None) -> None:
     """Serve the sample (or a store built by :func:`load_store`) read-only over SPARQL, on 127.0.0.1.
 
-    Runs the Oxigraph server until Ctrl-C or SIGTERM and always stops it;
-    ``ready(url)`` is called once the endpoint answers. Use the URL as
-    ``kb=`` (or ``--endpoint``) from another process.
+    The endpoint answers as the embedded store does, with its bounds (:mod:`nl2sparql.kb.endpoint`):
+    each query stopped after ``query_timeout`` seconds and capped in memory, at most ``max_rows`` rows
+    (default :data:`SERVE_MAX_ROWS`; an answer cut there says so), ``workers`` queries at once, ``SERVICE <CompL-it>`` answered from
+    the store's own graph and no call out (``services``: more ``IRI=graph`` entries). Runs until
+    Ctrl-C or SIGTERM; ``ready(url)`` is called once the endpoint answers. Use the URL as ``kb=``
+    (or ``--endpoint``) from another process.
     """
-    from ..kb.serve import OxigraphServer, serve_until_stopped
+    from ..kb import open_kb
+    from ..kb.endpoint import serve_kb as serve
 
-    serve_until_stopped(OxigraphServer(store, port=port, query_timeout=query_timeout),
-                        lambda server: ready(server.url) if ready else None)
+    check_timeout(query_timeout, "--query-timeout")
+    rows = SERVE_MAX_ROWS if max_rows is None else max_rows
+    with open_kb(store=store, timeout=query_timeout, max_rows=rows, workers=workers, services=services,
+                 use_env=False) as kb:
+        serve(kb, port=port, ready=ready)

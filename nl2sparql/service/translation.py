@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..checks import check_count
+from ..checks import check_count, check_question
 from ..errors import ConfigError, DataError
-from .kbs import KBLike, limits, using_kb
+from ..kb import KnowledgeBase
+from .kbs import KBLike, as_choice, limits, shared_kb, using_kb
 from .llm import llm_client
 from .pools import PoolsLike, resolve_pool, resolve_pools
 from .topic import off_topic
@@ -43,8 +44,7 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
     from ..translate.translator import Translator
 
     _check_mode(mode)
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    check_question(question)
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
     check_count(rounds, "--rounds (LLM repair rounds)", 0, MAX_ROUNDS)
@@ -70,7 +70,10 @@ def translate(question: str, *, mode: str = "offline", execute: bool = False, kb
                     if not table.rows and table.form != "ask":
                         result.warnings.append("the query returns no rows on this KB")
         else:
-            translator = Translator(paths, mode=mode, k=k, embedder=embedder, progress=progress)
+            # the KB (the process's shared one) is opened only when an English word must be mapped to its lemmas
+            choice = None if isinstance(kb, KnowledgeBase) else as_choice(kb)
+            translator = Translator(paths, mode=mode, k=k, embedder=embedder, progress=progress,
+                                    concepts_kb=kb if choice is None else lambda: shared_kb(choice))
             result, rows = translator.translate(question), None
     finally:
         if client is not None:
@@ -95,8 +98,7 @@ def analyze(question: str) -> Analysis:
     from ..translate.plans import plans_for
     from ..translate.slots import extract_slots
 
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty: ask something about LiITA in Italian or English")
+    check_question(question)
     slots = extract_slots(question)
     plans = plans_for(slots)
     best = plans[0]
@@ -118,8 +120,7 @@ def retrieve(question: str, *, k: int = 5, pools: PoolsLike = None, embedder: st
     from ..translate.retrieval import HybridRetriever
     from ..translate.translator import get_retriever
 
-    if not isinstance(question, str) or not question.strip():
-        raise DataError("the question is empty")
+    check_question(question)
     if k < 1:
         raise ConfigError("k (examples to retrieve) must be at least 1")
     paths = resolve_pools(pools)

@@ -219,6 +219,8 @@ class LoadResult(Result):
     files: list[str]
     quads: int
     seconds: float
+    #: Quads per named graph of the store after the load, largest first.
+    graphs: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -31,6 +31,7 @@ replacing a worker that overruns it.
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import multiprocessing as mp
 import os
 import platform
@@ -230,6 +231,13 @@ def _watch_parent(parent: int) -> None:
 
 def _worker_main(conn, parent_end, parent: int, stderr_fd: int, pipes: frozenset[int], init: Callable[[], Any],
                  handle: Callable[[Any, Any], Any], cap: int) -> None:
+    # the parent's handlers are not the worker's: a server's (uvicorn's SIGTERM handler only sets a flag) would
+    # leave the worker running when the parent's exit terminates it, and that exit would wait for it forever
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the workers
+    # a crash is reported by the parent in one line; a fault handler inherited from it (python -X faulthandler,
+    # pytest) would also dump every thread onto the parent's stderr
+    faulthandler.disable()
     parent_end.close()
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above

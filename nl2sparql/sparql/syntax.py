@@ -12,6 +12,7 @@ also parsed as GRAPH clauses (their syntax is the same).
 
 from __future__ import annotations
 
+import atexit
 import re
 import threading
 
@@ -139,6 +140,7 @@ def _parser_pool():
         if _parser is None:
             from .sandbox import WorkerPool
             _parser = WorkerPool(_empty_store, _parse, size=1, memory=512 << 20)
+            atexit.register(_parser.close)  # stopped before the interpreter's own exit waits for its children
         return _parser
 
 

@@ -10,10 +10,12 @@ that exists. The translation says which lemma was chosen (the ``concepts``
 slot, with the alternatives and their scores), so a user can see and correct
 it.
 
-The lexicon's embeddings are cached per KB content in
-``cache/concepts/<embedder>-<key>.npy`` (key: SHA-256 of the written forms),
-written atomically; a sample-sized lexicon embeds in about a second, the full
-mirror's in minutes, once.
+The written forms are a per-KB artefact (:mod:`nl2sparql.kb.artefacts`: read
+from the KB once per content, then from ``cache/kb/``), and a process keeps one
+:class:`Lexicon` per KB content (:func:`shared_lexicon`). The lexicon's embeddings
+are cached per KB content in ``cache/concepts/<embedder>-<key>.npy`` (key:
+SHA-256 of the written forms), written atomically and memory-mapped when read; a
+sample-sized lexicon embeds in about a second, the full mirror's in minutes, once.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ POS_NAMES = ("noun", "verb", "adjective", "adverb")
 #: Below this cosine a word has no Italian counterpart in the KB (it is left as written).
 MIN_SCORE = 0.45
 ROW_CAP = 2_000_000
+#: The least time budget (s) of the lexicon's queries: they run once per KB content (see :mod:`nl2sparql.kb.artefacts`).
+BUILD_TIMEOUT = 120.0
 
 
 @dataclass
@@ -68,20 +72,18 @@ class Lexicon:
         self.known = {fold(f) for f in forms}
         self.embedder, self.cache = embedder, cache
         self._vectors: np.ndarray | None = None
+        self._masks: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     @staticmethod
     def from_kb(kb, embedder=None, cache_root: Path | None = None) -> "Lexicon":
-        """Read the written forms of the KB's Lemma Bank and CompL-it words (one clear error if the KB fails)."""
-        pairs: dict[tuple[str, str], None] = {}
-        for query in (LEMMAS, COMPLIT_WORDS):
-            table = kb.select(query, max_rows=ROW_CAP)
-            for row in table.rows:
-                wr = row[0].value.strip() if row[0] is not None else ""
-                pos = _pos_name(row[1].value) if len(row) > 1 and row[1] is not None else ""
-                if wr and " " not in wr:
-                    pairs[(wr, pos)] = None
-        ordered = sorted(pairs)
+        """Read the written forms of the KB's Lemma Bank and CompL-it words (one clear error if the KB fails).
+
+        The forms are a per-KB artefact (:mod:`nl2sparql.kb.artefacts`): read from the KB once per content.
+        """
+        from ..kb.artefacts import builder_version, get_artefact
+        ordered = [tuple(p) for p in get_artefact(kb, "lexicon", lambda: written_forms(kb),
+                                                  version=builder_version(written_forms), what="the lemma lexicon")]
         forms, pos = [f for f, _ in ordered], [p for _, p in ordered]
         cache = None
         if cache_root is not None and embedder is not None:
@@ -105,7 +107,8 @@ class Lexicon:
 
     def _load(self) -> np.ndarray | None:
         try:
-            return np.load(self.cache) if self.cache.is_file() else None
+            # mapped, not read: processes share the pages, and a start does not wait for the whole file
+            return np.load(self.cache, mmap_mode="r") if self.cache.is_file() else None
         except (OSError, ValueError):
             return None
 
@@ -127,7 +130,7 @@ class Lexicon:
             query = self.embedder.encode([word])[0]
             scores = vectors @ query
         if pos:
-            scores = np.where(np.array([p == pos for p in self.pos]), scores, -1.0)
+            scores = np.where(self._pos_mask(pos), scores, -1.0)
         out: list[tuple[str, float]] = []
         for i in np.argsort(-scores):
             if scores[i] <= -1.0 or len(out) >= k:
@@ -135,6 +138,32 @@ class Lexicon:
             if all(self.forms[i] != w for w, _ in out):
                 out.append((self.forms[i], float(scores[i])))
         return out
+
+    def _pos_mask(self, pos: str) -> np.ndarray:
+        """Which forms have part of speech ``pos`` (computed once per part of speech)."""
+        mask = self._masks.get(pos)
+        if mask is None:
+            mask = self._masks[pos] = np.array([p == pos for p in self.pos], dtype=bool)
+        return mask
+
+
+def written_forms(kb) -> list[tuple[str, str]]:
+    """The KB's one-word written forms with their part of speech (``""`` when none), sorted, each pair once."""
+    pairs: set[tuple[str, str]] = set()
+    for query in (LEMMAS, COMPLIT_WORDS):
+        # the rows (hundreds of thousands on the full KB) are reduced where the query ran
+        pairs.update(kb.digest(query, _form_pairs, max_rows=ROW_CAP, timeout=max(kb.limits.timeout, BUILD_TIMEOUT)))
+    return sorted(pairs)
+
+
+def _form_pairs(table) -> set[tuple[str, str]]:
+    pairs = set()
+    for row in table.rows:
+        wr = row[0].value.strip() if row[0] is not None else ""
+        pos = _pos_name(row[1].value) if len(row) > 1 and row[1] is not None else ""
+        if wr and " " not in wr:
+            pairs.add((wr, pos))
+    return pairs
 
 
 def _pos_name(iri: str) -> str:
@@ -177,7 +206,7 @@ class ConceptMapper:
             return None
         try:
             kb = self._kb() if callable(self._kb) else self._kb
-            return Lexicon.from_kb(kb, embedder, self._cache_root or cache_dir() / "concepts")
+            return shared_lexicon(kb, embedder, self._cache_root or cache_dir() / "concepts")
         except Nl2SparqlError as exc:
             self.warnings.append(f"English words are not mapped to Italian lemmas: the KB's lexicon failed ({exc})")
             return None
@@ -203,13 +232,53 @@ class ConceptMapper:
                 return changed
             if lexicon.is_italian(value):
                 continue
+            if not is_english_word(value):
+                # in neither the KB nor English: reported, never swapped for a look-alike («xyzzola» → «zola»)
+                slots.notes.append(NOT_IN_KB + value)
+                continue
             found = lexicon.nearest(value, pos, 3) or lexicon.nearest(value, None, 3)
             if not found or found[0][1] < MIN_SCORE:
                 continue
+            found = common_first(found)
             lemma, score = found[0]
             setattr(slots, name, lemma.lower() if name == "definition_contains" else lemma)
             changed.append(Mapping(name, value, lemma, score, found[1:]))
         return changed
+
+
+#: The slot note of a word that is neither in the KB nor an English word the concept model may map.
+NOT_IN_KB = "not in LiITA: "
+#: Below this Zipf frequency (wordfreq; about once per 10 million words) a word is no English word to map.
+MIN_ENGLISH_ZIPF = 2.0
+
+
+def is_english_word(word: str) -> bool:
+    """True when ``word`` is an English word people use (wordfreq's English frequencies), so mapping it to an
+    Italian lemma by meaning makes sense; a typo or an invented word is not one."""
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word.lower(), "en") >= MIN_ENGLISH_ZIPF
+
+
+#: Candidates this close to the nearest one are ordered by how common they are in Italian.
+CLOSE = 0.02
+
+
+def common_first(found: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The candidates, the most common Italian word first among those within :data:`CLOSE` of the nearest: the
+    encoder puts «medo» (archaic) a hair before «paura» for "fear" (near ties only: a wider window trades a
+    right rarer word for a wrong common one)."""
+    from wordfreq import zipf_frequency
+    best = found[0][1]
+    close = sorted((c for c in found if best - c[1] <= CLOSE), key=lambda c: -zipf_frequency(c[0].lower(), "it"))
+    return close + [c for c in found if best - c[1] > CLOSE]
+
+
+def shared_lexicon(kb, embedder, cache_root: Path) -> Lexicon:
+    """The process's one :class:`Lexicon` of ``kb``'s content for ``embedder`` (its embeddings loaded once)."""
+    from ..kb.artefacts import get_artefact
+    return get_artefact(kb, f"concept-index-{embedder.name}-{cache_root}",
+                        lambda: Lexicon.from_kb(kb, embedder, cache_root), version="", what="the concept index",
+                        persist=False)
 
 
 def word_mapper(kb):
@@ -220,5 +289,6 @@ def word_mapper(kb):
         lexicon = concepts.lexicon()
         if lexicon is None:
             return []
-        return [w for w, _ in lexicon.nearest(english, pos if pos in POS_NAMES else None, 3)]
+        found = lexicon.nearest(english, pos if pos in POS_NAMES else None, 3)
+        return [w for w, _ in (common_first(found) if found else [])]
     return mapper

@@ -28,6 +28,7 @@ from typing import Sequence
 
 from ..patterns import CATALOGUE, StandalonePattern, detect_patterns
 from ..sparql.lexer import tokenize
+from .concepts import NOT_IN_KB
 from .plans import Plan, plans_for, render_plan
 from .slots import Slots, extract_slots
 
@@ -106,6 +107,8 @@ class OfflineTranslator:
                 notes.append(f"«{m.written}» read as the Italian lemma «{m.lemma}» (similarity {m.score:.2f}"
                              + (f"; other candidates: {others})" if others else ")"))
             notes += self.concepts.warnings
+        notes += [f"«{n[len(NOT_IN_KB):]}» is not in LiITA (no lemma is written so, and it is no English word to map): "
+                  "the answer is empty" for n in slots.notes if n.startswith(NOT_IN_KB)]
         return slots, notes
 
     def translate(self, question: str) -> OfflineResult:
@@ -139,6 +142,8 @@ class OfflineTranslator:
         if len(plans) > 1:
             warnings.append(f"ambiguous question: {len(plans)} readings, chose the one the examples support")
         confidence = round(max(0.0, min(1.0, 0.4 * clarity + 0.3 * coverage + 0.3 * vote)), 2)
+        if any(n.startswith(NOT_IN_KB) for n in slots.notes):
+            confidence = round(confidence * 0.3, 2)  # about a word LiITA does not have
         alternatives = [{"score": round(s, 3), **p.describe()} for s, p, *_ in scored[1:4]]
         return OfflineResult(question, sparql, plan.shape if source != "example" else examples[0].shape,
                              _clean_labels(labels), _slot_view(slots, plan), examples, confidence, warnings,

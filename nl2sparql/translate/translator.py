@@ -9,8 +9,10 @@
 pool files for retrieval (default: every ``nl2sparql/data/pools/*.jsonl``; none is fine,
 retrieval is then skipped); ``exclude_ids`` / ``exclude_splits`` keep items
 out of retrieval (held-out evaluation); ``kb`` executes queries
-(``translate(…, execute=True)``) and validates LLM answers. Retrievers are
-built once per (pools, exclusions, embedder) and cached for the process.
+(``translate(…, execute=True)``) and validates LLM answers; ``concepts_kb`` (a KB,
+or a callable opening one when a word must be mapped) is the KB whose lemmas English
+words map to, when it is not ``kb``. Retrievers are built once per (pools, exclusions,
+embedder) and cached for the process.
 
 Registers the ``offline`` and ``llm`` translators for ``evaluate``: the items
 being evaluated are always excluded from retrieval.
@@ -133,7 +135,7 @@ class Translator:
 
     def __init__(self, pools: Sequence[Path] | None = None, kb=None, mode: str = "offline", *, k: int = 5,
                  embedder: str | None = None, exclude_ids: Iterable[str] = (), exclude_splits: Iterable[str] = (),
-                 llm_client=None, llm_rounds: int = 2, check: bool = True, progress=None):
+                 llm_client=None, llm_rounds: int = 2, check: bool = True, progress=None, concepts_kb=None):
         if mode not in MODES:
             raise ConfigError(f"unknown translation mode {mode!r} (use offline or llm)")
         self.mode, self.kb, self.check = mode, kb, check
@@ -147,8 +149,8 @@ class Translator:
             self.warnings.extend(getattr(retriever, "warnings", []))
         from .concepts import ConceptMapper
         # English content words map to the Italian lemmas of this KB (the default KB when none is given)
-        self.offline = OfflineTranslator(retriever, k=k, concepts=ConceptMapper(kb if kb is not None else _default_kb,
-                                                                               embedder=embedder))
+        lemmas_of = concepts_kb if concepts_kb is not None else kb if kb is not None else _default_kb
+        self.offline = OfflineTranslator(retriever, k=k, concepts=ConceptMapper(lemmas_of, embedder=embedder))
         self.llm = None
         if mode == "llm":
             from .llm_translate import LLMTranslator

@@ -11,6 +11,8 @@ agent the tab says so and its button is disabled.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from functools import partial
 from typing import Any, Iterable, Iterator
@@ -20,6 +22,9 @@ import gradio as gr
 from .. import api
 from .context import Context, error_line
 from .render import NO_RESULTS, esc, highlight_html, message, rows_caption, rows_frame, short
+
+#: Seconds between two "still running" updates while one step of the agent runs.
+TICK = 1.0
 
 UNAVAILABLE = "The agent is not available in this build (nl2sparql.api has no streaming agent yet)."
 
@@ -161,7 +166,11 @@ def follow(steps: Iterable) -> Iterator[tuple]:
 
     yield update(message("info", "The agent is running…"))
     try:
-        for raw in steps:
+        for raw in _ticking(steps, TICK):
+            if raw is None:  # still in the same step: say how long it has been going
+                yield update(message("info", f"Running… {len(cards)} step(s) so far, "
+                                             f"{time.perf_counter() - start:.0f} s"))
+                continue
             step = display(raw)
             if step is None:
                 continue
@@ -177,6 +186,31 @@ def follow(steps: Iterable) -> Iterator[tuple]:
         yield update(message("error", error_line(exc)))
         return
     yield update(outcome(final, rows, len(cards), time.perf_counter() - start))
+
+
+def _ticking(steps: Iterable, every: float) -> Iterator[Any]:
+    """The items of ``steps`` (consumed in a thread), with ``None`` each time ``every`` seconds pass between two."""
+    events: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for item in steps:
+                events.put(("item", item))
+            events.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the page's thread
+            events.put(("error", exc))
+    threading.Thread(target=pump, name="nl2sparql-ui-agent", daemon=True).start()
+    while True:
+        try:
+            kind, value = events.get(timeout=every)
+        except queue.Empty:
+            yield None
+            continue
+        if kind == "end":
+            return
+        if kind == "error":
+            raise value
+        yield value
 
 
 def run_agent(ctx: Context, question: str) -> Iterator[tuple]:

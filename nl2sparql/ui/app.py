@@ -48,10 +48,12 @@ def build_app(ctx: Context | None = None) -> gr.Blocks:
 
 
 def warm_up(ctx: Context) -> threading.Thread:
-    """Open the KB and load the retrieval index in the background, so the first click is fast."""
+    """Open the KB, load the retrieval index and the KB's concept index in the background, so the first click
+    is fast (an English word is mapped to the KB's lemmas: the lexicon and its embeddings are loaded)."""
     def work():
         try:
             api.translate("Quali sostantivi esprimono paura?", execute=True, kb=ctx.kb)
+            api.translate("What is the Sicilian word for 'house'?", kb=ctx.kb)
         except Exception:  # noqa: BLE001 - a failed warm-up only costs the first click its speed
             log.warning("warm-up failed; the first request will open the knowledge base", exc_info=True)
     thread = threading.Thread(target=work, name="nl2sparql-ui-warm-up", daemon=True)

@@ -11,10 +11,14 @@ within the bound, that no message is a traceback, and that nothing written
 (a witness pool next to the case, the KB) was lost.
 
 Placeholders in argument strings: ``{victim}`` is the URL of a local server no
-query may make anyone call (its requests are counted). ``endpoint`` names a
-mode of the local faulty endpoint (see ``reliability_helpers.MODES``),
-``closed`` (a port where nothing listens), ``oxigraph`` (a real Oxigraph server
-with its own 2 s limit) or ``url:...`` (a literal URL).
+query may make anyone call (its requests are counted), ``{work}`` the case's
+folder, ``{busy}`` a port the case listens on. ``endpoint`` names a mode of the
+local faulty endpoint (see ``reliability_helpers.MODES``), ``closed`` (a port
+where nothing listens), ``oxigraph`` (a real Oxigraph server with its own 2 s
+limit), ``served`` (``nl2sparql-gen kb serve`` on the sample: :data:`SERVED_BUDGET`
+and 256 MiB per query, 1,000 rows per answer) or ``url:...`` (a literal URL). The operations that run whole
+processes (``ask`` with its external agents, a full disk, a server stopped
+after a call) are in ``process_cases.py``.
 
 Adding a row adds the case to every surface whose adapter supports its
 operation (narrow it with ``only``).
@@ -98,12 +102,20 @@ SERVICE = "SELECT * WHERE { SERVICE <{victim}sparql> { ?s ?p ?o } }"
 SERVICE_CR = "SELECT * WHERE { # c\rSERVICE <{victim}cr> { ?s ?p ?o } }"
 SERVICE_PREFIXED = "PREFIX x: <{victim}> SELECT * WHERE { SERVICE x:pn { ?s ?p ?o } }"
 EMOTIONS = "SELECT ?e WHERE { ?e a elita:Emotion }"
+#: ``kb serve``'s own time budget per query in the corpus (seconds; its query workers start within it).
+SERVED_BUDGET = 4
 QUESTION = "Quali sostantivi esprimono paura?"
 
 
 def nested(levels: int) -> str:
     """A query whose group graph patterns nest ``levels`` deep."""
     return "SELECT * WHERE { " + "{ " * levels + "?s ?p ?o " + "} " * levels + "}"
+
+
+def doubling(times: int = 40) -> str:
+    """A string that doubles ``times`` times (64 B × 2^times): memory without bound."""
+    binds = " ".join(f"BIND(CONCAT(?a{i - 1}, ?a{i - 1}) AS ?a{i})" for i in range(1, times + 1))
+    return f'SELECT (STRLEN(?a{times}) AS ?n) WHERE {{ BIND("{"a" * 64}" AS ?a0) {binds} }}'
 
 
 def one_megabyte_query() -> str:
@@ -148,6 +160,12 @@ INJECTIONS = {
     "iri-break": "Quali lemmi iniziano con «> <http://127.0.0.1:9/x> SERVICE <http://127.0.0.1:9/y»?",
 }
 TEN_THOUSAND = ("parola " * 1429)[:10_000]
+#: A question of 1 MB whose words make a regular expression that backtracks work quadratically (issue 31).
+ONE_MEGABYTE_QUESTION = ("anti-simmetrico" * 70_000)[:1_000_000]
+LONE_SURROGATE = "Quali nomi \ud800 esprimono paura?"
+#: CompL-it's senses, through its SERVICE: what ``kb serve`` must answer from its own graph.
+COMPLIT = ("SELECT ?s ?d WHERE { SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/> "
+           "{ ?s <http://www.w3.org/2004/02/skos/core#definition> ?d } } LIMIT 3")
 
 # -- LLM answers (scripted) ------------------------------------------------------------------------
 #: name -> what the scripted LLM server answers (see ``surfaces.llm_script``).
@@ -205,6 +223,12 @@ def _cases() -> list[Case]:
              untouched=("victim",)))
     add(Case("sparql-service-to-an-endpoint", "sparql", E, {"query": SERVICE, "endpoint": "answer"},
              refused("SERVICE"), untouched=("victim", "endpoint")))
+    add(Case("sparql-lone-surrogate", "sparql", E, {"query": f'SELECT * WHERE {{ ?s ?p "{LONE_SURROGATE}" }}'},
+             refused("lone surrogate"), only=("cli", "api", "ui")))
+    # the shared KB keeps the chosen budget: 1 s given, 5 s for the MCP server started so, 2 s for the UI's
+    add(Case("sparql-validate-keeps-its-timeout", "sparql", V, {"query": RUNAWAY, "timeout": 1},
+             {"*": refused("1 s time budget"), "mcp": refused("5 s time budget"), "ui": refused("2 s time budget")},
+             only=("cli", "api", "mcp", "ui"), bound=12))
 
     # -- endpoints -----------------------------------------------------------------------------------
     # the per-try budget (the whole call ends by 4 x budget); the storms that are retried get 1 s, so that a
@@ -237,6 +261,25 @@ def _cases() -> list[Case]:
             ("endpoint-space-in-url", "http://127.0.0.1:9/spa rql", ("a space",))]:
         add(Case(case_id, "endpoint", E, {"query": ASK, "endpoint": f"url:{url}"}, refused(*words),
                  only=("cli", "api")))
+
+    # -- the served store (kb serve): the embedded store's bounds over HTTP ------------------------------
+    add(Case("served-runaway-stopped", "served", E, {"query": RUNAWAY, "endpoint": "served", "timeout": 30},
+             refused(f"time budget of {SERVED_BUDGET} s", kind="QueryTimeout"), only=("cli", "api"), bound=12))
+    add(Case("served-client-leaves-early", "served", E,
+             {"query": RUNAWAY, "endpoint": "served", "timeout": 1, "idle": True},
+             refused("did not answer within 1 s", kind="QueryTimeout"), only=("cli",), bound=15))
+    add(Case("served-memory-capped", "served", E, {"query": doubling(), "endpoint": "served", "timeout": 30},
+             refused("memory cap", kind="ResourceLimit"), only=("cli", "api"), bound=20))
+    add(Case("served-answer-cut-at-its-row-cap", "served", E, {"query": CARTESIAN, "endpoint": "served"},
+             answered("capped:1000"), only=("cli", "api")))
+    add(Case("served-complit-answered-locally", "served", E, {"query": COMPLIT, "endpoint": "served"},
+             answered("some-rows"), only=("cli", "api")))
+    # the client passes this SERVICE through (its own map says so): the served store must refuse it itself
+    add(Case("served-service-elsewhere-refused", "served", E,
+             {"query": SERVICE, "endpoint": "served", "env": {"NL2SPARQL_SERVICES": "{victim}sparql={victim}sparql"}},
+             refused("not in the service map"), only=("cli", "api"), untouched=("victim",)))
+    add(Case("served-the-readme-recipe", "served", G, {"target": 20, "endpoint": "served"}, answered(),
+             only=("cli", "api"), bound=40))
 
     # -- files ---------------------------------------------------------------------------------------
     for command in ("stats", "export", "score"):
@@ -283,6 +326,14 @@ def _cases() -> list[Case]:
              refused("being written by another run", "pid"), only=("cli", "api"), bound=60))
     add(Case("run-out-exists", "runs", G, {"target": 5, "out": "keep.jsonl"}, refused("exists", "--force"),
              only=("cli", "api")))
+    add(Case("run-lock-file-without-a-holder", "runs", G, {"target": 5, "lock": "file"}, answered(),
+             only=("cli", "api")))
+    add(Case("run-absurd-shard-count", "runs", G, {"target": 5, "shards": 100_000},
+             refused("--shards", "more shards than the run has units"), only=("cli", "api"), bound=10))
+    # every LLM call ends by its deadline (1 s per try here) and the run says what it waits for meanwhile
+    add(Case("run-llm-that-never-answers", "runs", G,
+             {"target": 5, "llm": "hang", "progress": r"LLM request \d+ failed|waiting for the LLM"},
+             refused("timed out|deadline"), only=("cli", "api"), bound=25))
 
     # -- injection -----------------------------------------------------------------------------------
     for name, question in INJECTIONS.items():
@@ -290,7 +341,11 @@ def _cases() -> list[Case]:
         expect = {"*": answered("safe"), "ui": refused("SERVICE clause")} if name == "iri-break" else answered("safe")
         add(Case(f"inject-{name}", "injection", T, {"question": question}, expect))
     add(Case("inject-10000-characters", "injection", T, {"question": TEN_THOUSAND},
-             {"*": answered("safe"), "mcp": refused("at most 2000 characters")}))
+             refused("10,000 characters", "at most 2,000 characters")))
+    add(Case("inject-1mb-question", "injection", T, {"question": ONE_MEGABYTE_QUESTION},
+             refused("at most 2,000 characters"), bound=2))
+    add(Case("inject-lone-surrogate", "injection", T, {"question": LONE_SURROGATE}, refused("lone surrogate"),
+             only=("cli", "api", "ui", "agent")))
     add(Case("inject-nothing", "injection", T, {"question": ""},
              {"*": refused("empty"), "mcp": refused("at least 1 character")}))
     add(Case("inject-only-spaces", "injection", T, {"question": " \n\t "}, refused("empty")))
@@ -367,6 +422,41 @@ def _cases() -> list[Case]:
                  {"server": server, "args": ["--store", "{work}"]}, refused("no Oxigraph store here"), only=("cli",)))
         add(Case(f"config-{server}-server-timeout-zero", "config", "serve",
                  {"server": server, "args": ["--timeout", "0"]}, refused("--timeout"), only=("cli",)))
+    add(Case("config-ui-on-every-address-warns", "config", "serve",
+             {"server": "ui", "args": ["--host", "0.0.0.0", "--port", "{busy}"], "stderr": "warning: listening on "
+              "0.0.0.0: anyone who can reach it"}, refused("cannot serve on 0.0.0.0"), only=("cli",)))
+
+    # -- servers stopped -----------------------------------------------------------------------------
+    for tool, args, sig in [("validate_sparql", {"sparql": "ASK { ?s ?p ?o }"}, "TERM"),
+                            ("agent_translate", {"question": QUESTION}, "INT")]:
+        add(Case(f"mcp-http-stops-after-{tool}", "servers", "http_stop", {"tool": tool, "args": args, "signal": sig},
+                 answered("clean"), only=("mcp",), bound=40))
+
+    # -- the external-agent harness (ask) ------------------------------------------------------------
+    A = "ask"
+    add(Case("ask-timeout-absurd", A, A, {"agent": "echo", "timeout": 1e12}, refused("--timeout", "at most"),
+             only=("cli", "api")))
+    add(Case("ask-mcp-server-that-never-answers", A, A, {"agent": "mcp-silent", "timeout": 2},
+             refused("did not answer the MCP handshake within 2 s"), only=("cli",), bound=15))
+    add(Case("ask-agent-children-end-with-their-question", A, A, {"agent": "spawner", "timeout": 1},
+             refused("timed out after 1 s"), only=("cli", "api")))
+    for sig in ("TERM", "KILL"):
+        add(Case(f"ask-agents-end-with-ask-on-sig{sig.lower()}", A, A,
+                 {"agent": "spawner", "timeout": 60, "kill": sig}, answered("clean"), only=("cli",)))
+    add(Case("ask-out-locked-by-another-ask", A, A, {"agent": "echo", "lock": "ask"},
+             refused("being written by another run", "pid"), only=("cli", "api"), bound=40))
+    add(Case("ask-out-locked-by-a-run", A, A, {"agent": "echo", "lock": "run", "out": "pool.jsonl"},
+             refused("being written by another run", "pid"), only=("cli", "api"), bound=60))
+    add(Case("ask-question-inside-shell-code-refused", A, A, {"agent": "shell-code", "pool": "hostile"},
+             refused("placeholder inside the code", "NL2SPARQL_QUESTION"), only=("cli", "api")))
+    add(Case("ask-shell-code-reads-the-question-from-the-environment", A, A,
+             {"agent": "shell-env", "pool": "hostile"}, answered(), only=("cli", "api")))
+
+    # -- a full disk ---------------------------------------------------------------------------------
+    for command, words in [("run", ("--resume",)), ("export", ()), ("ask", ("not asked again",)),
+                           ("agent", ("--checkpoint",))]:
+        add(Case(f"disk-full-{command}", "disk", "disk_full", {"command": command},
+                 refused("no space left on", "nothing was lost", *words), only=("cli",), bound=60))
     return cases
 
 

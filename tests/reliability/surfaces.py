@@ -22,15 +22,17 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import pyoxigraph as ox
-from corpus import EMOTIONS, Case, nested
+from corpus import EMOTIONS, SERVED_BUDGET, Case, nested
 from llm_fake_server import FAKE_KEY, FAKE_MODEL, Reply, completion, error
-from reliability_helpers import gen, main, spawn
+from process_cases import after_ask, agent_spec, ask_args, ask_pool, full_disk, kill_ask, stopped_after_a_call
+from reliability_helpers import children_of, gen, main, spawn
 
 from nl2sparql import api
 
@@ -38,9 +40,9 @@ from nl2sparql import api
 GENERIC = ("something went wrong", "internal error", "Traceback", 'File "')
 #: Which operations each surface can express.
 OPS = {
-    "cli": {"execute", "validate", "translate", "pool", "generate", "run_killed", "serve"},
-    "api": {"execute", "validate", "translate", "pool", "generate"},
-    "mcp": {"execute", "validate", "translate", "generate", "agent"},
+    "cli": {"execute", "validate", "translate", "pool", "generate", "run_killed", "serve", "ask", "disk_full"},
+    "api": {"execute", "validate", "translate", "pool", "generate", "ask"},
+    "mcp": {"execute", "validate", "translate", "generate", "agent", "http_stop"},
     "ui": {"execute", "validate", "translate", "pool", "generate"},
     "agent": {"translate"},
 }
@@ -144,10 +146,16 @@ class Rig:
     monkeypatch: Any
     sleeper: subprocess.Popen | None = None
     first: subprocess.Popen | None = None
+    #: What the first writer of a ``lock`` case must have written once it ends (``None``: the problem).
+    first_check: Callable[[], str | None] | None = None
+    busy: socket.socket | None = None
 
     def fill(self, value):
-        """Placeholders replaced: ``{victim}`` and ``{work}`` (in strings, lists and dicts)."""
+        """Placeholders replaced: ``{victim}``, ``{work}`` and ``{busy}`` (a port someone already listens on
+        on every address), in strings, lists and dicts."""
         if isinstance(value, str):
+            if "{busy}" in value:
+                value = value.replace("{busy}", str(self.busy_port()))
             return value.replace("{victim}", self.victim.url).replace("{work}", str(self.work))
         if isinstance(value, list):
             return [self.fill(v) for v in value]
@@ -167,7 +175,27 @@ class Rig:
                 return f"http://127.0.0.1:{s.getsockname()[1]}/sparql"
         if name == "oxigraph":
             return self.lazy("corpus_oxigraph").url
+        if name == "served":
+            return self.lazy("corpus_served")[0]
         return f"{self.faults.url}{name}/sparql"
+
+    def served_working(self) -> list[str]:
+        """Once the served store's own budget has passed, its processes must use no CPU (a query stopped)."""
+        pid = self.lazy("corpus_served")[1]
+        time.sleep(SERVED_BUDGET)  # past the served store's budget, counted from the client's 1 s
+        before = cpu_seconds(pid)
+        time.sleep(1.0)
+        spent = cpu_seconds(pid) - before
+        return [f"the served store kept working after the client left ({spent:.1f} s of CPU in 1 s)"] \
+            if spent > 0.3 else []
+
+    def busy_port(self) -> int:
+        """A port a socket of this case listens on, on every address."""
+        if self.busy is None:
+            self.busy = socket.socket()
+            self.busy.bind(("0.0.0.0", 0))
+            self.busy.listen()
+        return self.busy.getsockname()[1]
 
     def prepare(self, case: Case) -> dict:
         """The case's arguments with placeholders filled, its files written and its environment set."""
@@ -191,8 +219,8 @@ class Rig:
             self.lazy("large_pool")
         if case.op == "run_killed" or a.get("lock") == "run":
             self.lazy("reference_pool")
-        if a.get("endpoint") == "oxigraph":
-            self.lazy("corpus_oxigraph")
+        if a.get("endpoint") in ("oxigraph", "served"):
+            self.endpoint(a["endpoint"])
 
     def pool_file(self, a: dict) -> Path:
         """The pool file a ``pool`` case reads (written, missing, a directory, a FIFO or the large pool)."""
@@ -218,32 +246,64 @@ class Rig:
         return Path(out) if out.startswith("/") else self.work / out
 
     def hold(self, a: dict, out: Path) -> None:
-        """Make ``out`` held by another writer: ``lock: live`` a lock file naming a live process, ``lock: run`` a
-        real ``run`` (the reference run's arguments) started first and writing it."""
+        """Make ``out`` held by another writer: ``lock: live`` a live process holding its kernel lock,
+        ``lock: file`` a lock file nobody holds (left by a killed writer), ``lock: run`` a real ``run`` (the
+        reference run's arguments) and ``lock: ask`` a real ``ask`` started first and writing it."""
+        lock = Path(str(out) + ".lock")
         if a.get("lock") == "live":
-            self.sleeper = subprocess.Popen(["sleep", "60"])
-            Path(str(out) + ".lock").write_text(f"{self.sleeper.pid}\n")
+            holder = "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); " \
+                     "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, b'%d\\n' % os.getpid()); time.sleep(60)"
+            self.sleeper = subprocess.Popen([sys.executable, "-c", holder, str(lock)])
+            self._wait_for(lambda: self._held(lock), self.sleeper)
+        elif a.get("lock") == "file":
+            lock.write_text("1\n")  # pid 1 is alive; the lock file is all that is left of a killed writer
         elif a.get("lock") == "run":
             assert out == self.work / "pool.jsonl", out
             self.first = spawn("nl2sparql-gen", *run_args(self.work))
-            lock, end = Path(str(out) + ".lock"), time.monotonic() + 30
-            while time.monotonic() < end and self.first.poll() is None and not lock.exists():
-                time.sleep(0.002)
+            self.first_check = self._same_as_the_reference
+            self._wait_for(lambda: self._held(lock), self.first)
+        elif a.get("lock") == "ask":
+            first = {"agent": "slow", "limit": 6, "concurrency": 1}
+            self.first = spawn("nl2sparql-gen", *ask_args(self.work, first, out))
+            self.first_check = lambda: after_ask(self.work, first, out) or (
+                None if len(out.read_text().splitlines()) == 6 else "the first ask did not write its 6 answers")
+            self._wait_for(lambda: self._held(lock), self.first)
+
+    @staticmethod
+    def _held(lock: Path) -> bool:
+        """True once a writer holds ``lock`` (it writes its pid once it has the kernel lock)."""
+        try:
+            return bool(lock.read_text().strip())
+        except OSError:
+            return False
+
+    @staticmethod
+    def _wait_for(ready: Callable[[], Any], process: subprocess.Popen, seconds: float = 30.0) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and process.poll() is None and not ready():
+            time.sleep(0.002)
+
+    def _same_as_the_reference(self) -> str | None:
+        out = self.work / "pool.jsonl"
+        if not out.is_file() or out.read_bytes() != self.lazy("reference_pool").read_bytes():
+            return "the first run's pool differs from the uninterrupted run's (interleaved writes?)"
+        return None
 
     def settle(self) -> list[str]:
-        """Wait for the first run of ``lock: run``: it must end well with the uninterrupted run's pool."""
+        """Wait for the first writer of a ``lock`` case: it must end well with all it had to write."""
         if self.first is None:
             return []
         try:
             _, stderr = self.first.communicate(timeout=120)
         except subprocess.TimeoutExpired:
-            return ["the first run did not end within 120 s"]
-        out = self.work / "pool.jsonl"
+            return ["the first writer did not end within 120 s"]
         if self.first.returncode != 0:
-            return [f"the first run failed ({self.first.returncode}): {stderr[-300:]}"]
-        if not out.is_file() or out.read_bytes() != self.lazy("reference_pool").read_bytes():
-            return ["the first run's pool differs from the uninterrupted run's (interleaved writes?)"]
-        return ["the first run left its lock behind"] if Path(str(out) + ".lock").exists() else []
+            return [f"the first writer failed ({self.first.returncode}): {stderr[-300:]}"]
+        problem = self.first_check()
+        if problem:
+            return [problem]
+        left = [p.name for p in self.work.glob("*.lock")]
+        return [f"the first writer left its lock behind: {left}"] if left else []
 
     def close(self) -> None:
         if self.first is not None and self.first.poll() is None:
@@ -252,6 +312,8 @@ class Rig:
         if self.sleeper is not None:
             self.sleeper.kill()
             self.sleeper.wait()
+        if self.busy is not None:
+            self.busy.close()
 
 
 # -- normalising answers ---------------------------------------------------------------------------------
@@ -333,7 +395,8 @@ class Cli:
     def validate(self, rig: Rig, a: dict) -> Outcome:
         path = rig.work / "query.rq"
         path.write_text(a["query"], encoding="utf-8")
-        result = main("validate", str(path), "--json")
+        budget = ["--timeout", str(a["timeout"])] if a.get("timeout") is not None else []
+        result = main("validate", str(path), "--json", *budget)
         if result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit) \
                 and result.exit_code == 1:
             issues = [i for i in json.loads(result.stdout)["issues"] if i["severity"] == "error"]
@@ -372,19 +435,56 @@ class Cli:
         cache = rig.out_path({"out": a["cache_dir"]} if "cache_dir" in a else {}, "cache")
         args = ["run", "--target", str(a["target"]), "--seed", "1", "--out", str(out), "--cache-dir", str(cache),
                 "--json"]
-        for name in ("threads", "timeout"):
+        for name in ("threads", "timeout", "shards"):
             if name in a:
                 args += [f"--{name}", str(a[name])]
+        if a.get("endpoint"):
+            args += ["--endpoint", rig.endpoint(a["endpoint"])]
+        if a.get("llm"):
+            args += ["--llm"]
         result = gen(*args)
-        return cli_outcome(result, lambda: {"kept": json.loads(result.stdout)["kept"]})
+        outcome = cli_outcome(result, lambda: {"kept": json.loads(result.stdout)["kept"]})
+        if a.get("progress") and not re.search(a["progress"], result.stderr):
+            outcome.problems.append(f"no progress shown while the run waited: {result.stderr[-300:]!r}")
+        return outcome
 
     def serve(self, rig: Rig, a: dict) -> Outcome:
         args = ["mcp", "serve", *a["args"]] if a["server"] == "mcp" else ["ui", *a["args"]]
         result = main(*args, input="")
-        return cli_outcome(result, lambda: {"served": True})
+        outcome = cli_outcome(result, lambda: {"served": True})
+        if a.get("stderr") and a["stderr"] not in " ".join(result.stderr.split()):
+            outcome.problems.append(f"stderr lacks {a['stderr']!r}: {result.stderr[-300:]!r}")
+        return outcome
+
+    def ask(self, rig: Rig, a: dict) -> Outcome:
+        """``nl2sparql-gen ask``: in this process, or (``kill``) as a child process sent a signal midway."""
+        out = rig.out_path(a, "pred.jsonl")
+        rig.hold(a, out)
+        if a.get("kill"):
+            problem = kill_ask(spawn("nl2sparql-gen", *ask_args(rig.work, a, out)), rig.work, a["kill"])
+            return Outcome("answered", data={"problem": problem})
+        result = gen(*ask_args(rig.work, a, out), "--json")
+        outcome = cli_outcome(result, lambda: {"answered": json.loads(result.stdout)["answered"]})
+        problem = after_ask(rig.work, a, out)
+        return outcome if problem is None else _with_problem(outcome, problem)
+
+    def disk_full(self, rig: Rig, a: dict) -> Outcome:
+        """A command whose output is on a file system that runs out of space midway."""
+        done, problem = full_disk(rig.work, a["command"])
+        if "Traceback (most recent call last)" in done.stderr:
+            return Outcome("broken", done.stderr[-500:], traceback=True)
+        errors = [line[len("error: "):] for line in done.stderr.splitlines() if line.startswith("error: ")]
+        message, lines = (" ".join(errors), len(errors)) if errors else one_line_error(done.stderr or done.stdout)
+        outcome = Outcome("answered" if done.returncode == 0 else "refused", message, lines)
+        return outcome if problem is None else _with_problem(outcome, problem)
 
     def run_killed(self, rig: Rig, a: dict) -> Outcome:
         return killed_and_resumed(rig, a["moment"])
+
+
+def _with_problem(outcome: Outcome, problem: str) -> Outcome:
+    outcome.problems.append(problem)
+    return outcome
 
 
 class Api:
@@ -401,7 +501,8 @@ class Api:
         return python_outcome(call)
 
     def validate(self, rig: Rig, a: dict) -> Outcome:
-        outcome = python_outcome(lambda: {"result": api.validate(a["query"])})
+        kb = api.KBChoice(timeout=a["timeout"]) if a.get("timeout") is not None else None
+        outcome = python_outcome(lambda: {"result": api.validate(a["query"], kb=kb)})
         if outcome.kind == "answered" and not outcome.data["result"].ok:
             issue = next(i for i in outcome.data["result"].issues if i.severity == "error")
             return Outcome("refused", issue.message, 1)
@@ -427,9 +528,26 @@ class Api:
         out = rig.out_path(a, "pool.jsonl")
         rig.hold(a, out)
         cache = rig.out_path({"out": a["cache_dir"]} if "cache_dir" in a else {}, "cache")
-        extra = {k: a[k] for k in ("threads", "timeout") if k in a}
-        return python_outcome(lambda: {"kept": api.generate(a["target"], seed=1, out=out, cache_dir=cache,
-                                                            **extra).kept})
+        extra = {k: a[k] for k in ("threads", "timeout", "shards") if k in a}
+        if a.get("endpoint"):
+            extra["kb"] = api.KBChoice(endpoint=rig.endpoint(a["endpoint"]))
+        notes: list[str] = []
+        if a.get("llm"):
+            extra.update(use_llm=True, notify=notes.append)
+        outcome = python_outcome(lambda: {"kept": api.generate(a["target"], seed=1, out=out, cache_dir=cache,
+                                                               **extra).kept})
+        if a.get("progress") and not any(re.search(a["progress"], note) for note in notes):
+            outcome.problems.append("no progress shown while the run waited")
+        return outcome
+
+    def ask(self, rig: Rig, a: dict) -> Outcome:
+        out = rig.out_path(a, "pred.jsonl")
+        rig.hold(a, out)
+        outcome = python_outcome(lambda: {"answered": api.ask(
+            ask_pool(rig.work, a), agent_spec(rig.work, a["agent"]), out=out, limit=a.get("limit", 3),
+            timeout=a.get("timeout", 10), concurrency=a.get("concurrency", 2)).answered})
+        problem = after_ask(rig.work, a, out)
+        return outcome if problem is None else _with_problem(outcome, problem)
 
 
 def agent_data(sparql: str, final: dict, trace: list[dict]) -> dict:
@@ -505,6 +623,11 @@ class Mcp:
     def generate(self, rig: Rig, a: dict) -> Outcome:
         return self._call(rig, a, "generate_examples", lambda o: {"kept": o["kept"]}, target=a["target"])
 
+    def http_stop(self, rig: Rig, a: dict) -> Outcome:
+        """``mcp serve --transport http``: one call of a tool, then a signal; the server must stop."""
+        return Outcome("answered", data={"problem": stopped_after_a_call(rig.work, rig.lazy("corpus_portal"),
+                                                                         a["tool"], a["args"], a["signal"])})
+
     def agent(self, rig: Rig, a: dict) -> Outcome:
         """The ``agent_translate`` tool."""
         return self._call(rig, a, "agent_translate", lambda o: agent_data(o["sparql"], o["final"], o["trace"]),
@@ -529,7 +652,10 @@ class Ui:
             rig.switch.mode = a["endpoint"]
             client = self.remote(rig)
         try:
-            outputs = client.predict(*args, api_name=api_name)
+            if any(isinstance(arg, str) and SURROGATE.search(arg) for arg in args):
+                outputs = raw_predict(client.src, api_name, list(args))
+            else:
+                outputs = client.predict(*args, api_name=api_name)
         finally:
             rig.switch.mode = "answer"
         return outputs if isinstance(outputs, (list, tuple)) else (outputs,)
@@ -577,6 +703,35 @@ class Ui:
         return outcome
 
 
+#: A lone surrogate: ``gradio_client`` cannot encode one, a browser's JSON (``"\\ud800"``) carries it.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def raw_predict(src: str, api_name: str, data: list) -> list:
+    """Call the UI's ``api_name`` as a page does, with JSON escapes (what gets a lone surrogate through)."""
+    import httpx
+
+    base = src.rstrip("/") + "/gradio_api/call/" + api_name.lstrip("/")
+    event = httpx.post(base, content=json.dumps({"data": data}), headers={"content-type": "application/json"},
+                       timeout=30).json()["event_id"]
+    stream = httpx.get(f"{base}/{event}", timeout=60).text
+    lines = stream.splitlines()
+    done = [lines[i + 1][len("data: "):] for i, line in enumerate(lines[:-1]) if line == "event: complete"]
+    return json.loads(done[0]) if done else [f"something went wrong: {stream[-300:]}"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by ``pid`` and its live descendants (from /proc)."""
+    ticks = 0
+    for p in {pid} | children_of(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _status_kib(field_name: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field_name + ":"):
@@ -599,6 +754,8 @@ def run(adapter, rig: Rig, case: Case) -> Outcome:
     outcome = getattr(adapter, case.op)(rig, a)
     outcome.seconds = time.monotonic() - start
     outcome.problems += rig.settle()
+    if a.get("idle"):
+        outcome.problems += rig.served_working()
     if in_process:
         outcome.data["memory_mb"] = (_status_kib("VmHWM") - base) / 1024
     return outcome
@@ -634,6 +791,8 @@ def check(name: str | None, outcome: Outcome, rig: Rig) -> str | None:
         return None
     if name == "rows":
         return None if d.get("rows", 0) >= 0 else "no rows"
+    if name == "some-rows":
+        return None if d.get("rows", 0) > 0 else f"expected rows, got {d}"
     if name.startswith("capped:"):
         cap = int(name.split(":")[1])
         if d.get("rows") != cap or not d.get("truncated"):
@@ -653,7 +812,7 @@ def check(name: str | None, outcome: Outcome, rig: Rig) -> str | None:
         if "memory_mb" not in d or d["memory_mb"] > size / 2:
             return f"memory grew by {d.get('memory_mb', float('nan')):.0f} MB reading a {size:.0f} MB pool: not streamed"
         return None
-    if name == "identical":
+    if name in ("identical", "clean"):  # a problem the adapter found after the case (None: there is none)
         return d.get("problem")
     raise KeyError(name)
 

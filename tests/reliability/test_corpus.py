@@ -6,7 +6,8 @@ fallen back to the offline translation with the reason shown), no traceback, wit
 bound, no request to a server that must stay untouched, nothing written lost (a witness pool next to
 the case, and the KB's triples for refused updates). The servers are started once: the local victim
 and faulty endpoints, the scripted LLM, the MCP servers (stdio; one on the sample, one on the
-switchable faulty endpoint), the served web UI (the same two) and a real Oxigraph server.
+switchable faulty endpoint), the served web UI (the same two), a real Oxigraph server and
+``nl2sparql-gen kb serve``.
 
 With ``NL2SPARQL_CORPUS_RECORD=FILE`` each pair's outcome is appended to FILE as a JSON line
 (``bench/reliability.py`` counts them per surface).
@@ -16,16 +17,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from anyio.from_thread import start_blocking_portal
-from corpus import pairs
+from corpus import SERVED_BUDGET, pairs
 from llm_fake_server import FAKE_KEY, FAKE_MODEL, FakeLLMServer
 from mcp_helpers import connected, server_env, stdio_params
-from reliability_helpers import CountingServer, gen
+from reliability_helpers import CountingServer, gen, spawn
 from surfaces import LLM_QUERY, QUICK_RETRIES, Agent, Api, Cli, Mcp, Rig, Ui, check, llm_env, run, run_args
 
 from nl2sparql import api
@@ -64,6 +66,27 @@ def corpus_oxigraph():
         pytest.skip(f"the Oxigraph server is not installed: {exc}")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def corpus_served(tmp_path_factory):
+    """``nl2sparql-gen kb serve`` on the sample (``SERVED_BUDGET`` s and 256 MiB per query, 1,000 rows per answer):
+    its URL and pid."""
+    work = tmp_path_factory.mktemp("served")
+    server = spawn("nl2sparql-gen", "kb", "serve", "--query-timeout", str(SERVED_BUDGET), "--max-rows", "1000",
+                   cwd=work, env=server_env(work, {"NL2SPARQL_WORKER_MEMORY": "256M"}))
+    try:
+        url = server.stdout.readline().strip()
+        if not url.startswith("http://127.0.0.1:"):
+            pytest.fail(f"kb serve printed no URL: {url!r} {server.stderr.read()[-500:]}")
+        yield url, server.pid
+    finally:
+        server.terminate()
+        try:
+            server.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate()
 
 
 @pytest.fixture(scope="session")

@@ -59,3 +59,26 @@ def test_translate_llm_against_a_hanging_server_falls_back_in_time(tmp_path, cle
     assert data["source"] == "offline"
     assert any("6 s" in w or "deadline" in w for w in data["warnings"]), data["warnings"]
     assert "asking the LLM (round 1 of 3" in stderr
+
+
+def test_a_server_that_answered_no_whole_call_is_not_asked_again():
+    """Issue 31, case 4: a run asks the LLM many times; once one whole call got no answer, the client's later
+    calls fail at once (the run ends within one call's deadline), unless a call brings its own deadline."""
+    with FakeLLMServer(handler=lambda request: Reply(delay=60, body=completion("late"))) as server:
+        config = LLMConfig(model="m", api_key=FAKE_KEY, base_url=server.url, timeout=0.3, max_retries=1,
+                           backoff_base=0.05, backoff_max=0.1, cache_path=None)
+        asked = LLMClient(config)
+        with pytest.raises(LLMError, match="attempt"):
+            asked.chat("q")  # two tries of 0.3 s
+        sent = server.request_count
+        start = time.monotonic()
+        with pytest.raises(LLMError, match="not answering"):
+            asked.chat("q")
+        assert time.monotonic() - start < 0.2 and server.request_count == sent
+        asked.close()
+        own = LLMClient(config)  # one question of `ask`: its deadline, and the next question is still asked
+        for _ in range(2):
+            with pytest.raises(LLMError, match="deadline|attempt"):
+                own.chat("q", deadline=time.monotonic() + 0.4)
+        assert server.request_count > sent + 2
+        own.close()

@@ -7,17 +7,11 @@ import signal
 import time
 
 import pytest
+from corpus import RUNAWAY, doubling
 from reliability_helpers import alive, assert_one_line_error, children_of, gen, spawn
 
 #: Every pair of triples, sorted: rows grow as the square of the sample (memory and time).
 CARTESIAN = "SELECT ?a ?f WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?a ?f ?c ?d"
-RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
-
-
-def doubling(times: int = 40) -> str:
-    """A string that doubles ``times`` times (64 B × 2^times)."""
-    binds = " ".join(f"BIND(CONCAT(?a{i - 1}, ?a{i - 1}) AS ?a{i})" for i in range(1, times + 1))
-    return f'SELECT (STRLEN(?a{times}) AS ?n) WHERE {{ BIND("{"a" * 64}" AS ?a0) {binds} }}'
 
 
 def wait_for(predicate, seconds: float, step: float = 0.05):
