@@ -186,17 +186,18 @@ class Frame:
         """
         return self._facet(self.where, Group(), required)
 
-    def complit_facet(self) -> tuple[Var, Facet]:
+    def complit_facet(self, required: bool = False) -> tuple[Var, Facet]:
         """A new CompL-it facet: a CompL-it word of ``?lemma`` and a group inside ``SERVICE`` for the facet.
 
         The link is optional too, ``OPTIONAL { ?wordN ontolex:canonicalForm ?lemma . SERVICE <CompL-it>
         { … } }``, so lemmas without a CompL-it word stay; it never shares a sense with a constraint (the
         definitions of a word are those of all its senses, not of the one a relation went through).
+        ``required``: joined directly ("which words have a synonym").
         """
         word, inner = self.fresh("word"), Group()
         outer = Group([Triple(word, IRI.of("ontolex:canonicalForm"), self.lemma),
                        Service(IRI(COMPLIT_SERVICE), inner)])
-        facet = self._facet(self.where, outer)
+        facet = self._facet(self.where, outer, required)
         facet.group = inner
         self.tag("SERVICE_INTEGRATION", 0.7)
         return word, facet

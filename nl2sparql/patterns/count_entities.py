@@ -6,7 +6,7 @@ import random
 import re
 
 from ..namespaces import COMPLIT_SERVICE, LEMMA_BANK
-from ..sparql.model import IRI, Call, Group, Select, Service, Triple, Var
+from ..sparql.model import IRI, Call, Filter, Group, Op, Select, Service, SubSelect, Triple, Var
 from .base import Facts, Frame, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
@@ -173,6 +173,9 @@ class CountEntities(StandalonePattern):
             it_bare = it.split(" ", 1)[1]
             top = slots.get("top")
             if top:
+                if facet.on_entry:  # "the emotion with the most lemmas": the entries' lemmas are counted
+                    where.add(Triple(lemma, IRI.of("ontolex:canonicalForm"), Var("lemma")))
+                    proj = [key, _count(Var("lemma"))]
                 return self._top(by, key, where, proj, top)
             f = frag("standalone", [f"Quante voci ci sono per {it}?", f"Qual è la distribuzione per {it_bare}?"],
                      [f"How many entries are there for each {en}?", f"What is the distribution by {en}?"],
@@ -218,10 +221,18 @@ class CountEntities(StandalonePattern):
         return query, [f], {self.label: 0.9}, mentions
 
     def _top(self, by: str, key: Var, where: Group, proj: list, top: str):
-        """The grouped count kept at its most (``desc``) or least (``asc``) frequent value."""
+        """The grouped count kept at its most (``desc``) or least (``asc``) frequent value, ties included::
+
+            SELECT ?pos ?count WHERE { { SELECT ?pos (COUNT(…) AS ?count) … GROUP BY ?pos }
+              { SELECT (MAX(?count) AS ?extreme) WHERE { { the same grouped count } } }
+              FILTER(?count = ?extreme) } ORDER BY ?pos
+        """
         facet = FACETS[by]
-        order = [("DESC", Var("count")) if top == "desc" else Var("count"), key]
-        query = Select(proj, where, group_by=[key], order_by=order, limit=1)
+        count, extreme = Var("count"), Var("extreme")
+        grouped = Select(proj, where, group_by=[key])
+        best = Select([(Call("MAX" if top == "desc" else "MIN", (count,)), extreme)], Group([SubSelect(grouped)]))
+        query = Select([key, count], Group([SubSelect(grouped), SubSelect(best), Filter(Op("=", (count, extreme)))]),
+                       order_by=[key])
         the_it, noun_it = TOP_NOUN_IT[by]
         more_it, more_en = ("più", "the most") if top == "desc" else ("meno", "the fewest")
         it_q = [f"Quale {noun_it} ha {more_it} lemmi?", f"Qual è {the_it}{noun_it} con {more_it} lemmi?"]

@@ -62,11 +62,13 @@ class FormLemma(StandalonePattern):
     def read_whole(self, text: Text, slots) -> None:
         """A named word asked about as a form ("what lemma does «fecero» belong to?")."""
         # the whole question: the part of speech in "di quale verbo" was read (and masked) already
-        if slots.standalone or not slots.word or slots.listed or slots.relation or not re.search(LEMMA_OF_FORM, fold_same_length(
-                slots.question)):
+        # "which lemma does X belong to" is no holonym; "di quale parola è sinonimo X" is a synonym
+        other_relation = slots.relation and slots.relation not in ("holonym", "meronym")
+        if slots.standalone or not slots.word or slots.listed or other_relation or not re.search(
+                LEMMA_OF_FORM, fold_same_length(slots.question)):
             return
         slots.standalone = (self.label, {"form": slots.word})
-        slots.word, slots.pos, slots.forms = None, None, False
+        slots.word, slots.pos, slots.forms, slots.relation = None, None, False, None
 
     def variants(self, facts: Facts) -> list[dict]:
         """A few forms of each lemma that has inflected forms (other than its citation form)."""

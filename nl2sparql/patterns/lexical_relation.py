@@ -66,7 +66,8 @@ class LexicalRelation(RelationPattern):
     excludes = ("SEMANTIC_RELATION",)
     build_order = 6
     relation_kinds = (SYNONYM_KIND, ANTONYM_KIND)
-    fact_nouns = r"sinonimi|contrari|antonimi|synonyms|antonyms|opposites"
+    fact_nouns = r"sinonim[oi]|contrari[oi]?|antonim[oi]|synonyms?|antonyms?|opposites?"
+    requirable = True
 
     @reads(11)
     def read_property(self, text: Text, slots) -> None:
@@ -121,7 +122,8 @@ class LexicalRelation(RelationPattern):
             named = "lexinfo:antonym, antonymComp o antonymGrad di CompL-it"
         named_en = named.replace(" o ", " or ").replace(" di CompL-it", " of CompL-it")
         if frame.shape == "word" or not other:
-            self._build_facet(frame, is_syn, prop, named, named_en)
+            required = bool(slots.get("required")) and frame.shape == "list"
+            self._build_facet(frame, is_syn, prop, named, named_en, required)
             return
         related_to_named(frame, prop, other)
         qi, qe = quote("it", other), quote("en", other)
@@ -139,9 +141,11 @@ class LexicalRelation(RelationPattern):
         frame.slot("related_word", other)
         frame.tag(self.label, 0.9)
 
-    def _build_facet(self, frame: Frame, is_syn: bool, prop, named: str, named_en: str) -> None:
-        """The synonyms (or antonyms) of a word's senses, or of each listed lemma, kept optional."""
-        word, facet = frame.complit_facet()
+    def _build_facet(self, frame: Frame, is_syn: bool, prop, named: str, named_en: str,
+                     required: bool = False) -> None:
+        """The synonyms (or antonyms) of a word's senses, or of each listed lemma, kept optional;
+        ``required``: only the lemmas that have one ("which words have a synonym")."""
+        word, facet = frame.complit_facet(required)
         sense, other_sense, other_word = frame.fresh("sense"), frame.fresh("relatedSense"), frame.fresh("relatedWord")
         form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
         facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense), Triple(sense, prop, other_sense),
