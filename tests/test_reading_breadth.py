@@ -78,6 +78,10 @@ WITH_AN_ANTONYM = P + f"""SELECT DISTINCT ?w ?a WHERE {{ ?l {WORD} ;
     ?o ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?a }} }}"""
 LEMMAS_WRITTEN = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma ; ontolex:writtenRep "riso"@it }"""
 
+
+def fact_of(word: str, prop: str) -> str:
+    return P + f"""SELECT DISTINCT ?v WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep "{word}"@it ; {prop} ?v }}"""
+
 QUESTIONS = [
     ("form_lemma", "Di quale lemma è forma «venendo»?", lemma_of_form("venendo")),
     ("form_lemma", "What lemma does 'venendo' belong to?", lemma_of_form("venendo")),
@@ -93,6 +97,9 @@ QUESTIONS = [
     ("variants", "Which lemmas have more than one written form?", SPELLING_VARIANTS),
     ("required_relation", "Which nouns have an antonym?", WITH_AN_ANTONYM),
     ("lemmas_written", "How many lemmas are written «riso»?", LEMMAS_WRITTEN),
+    ("alternative", "«mano» è maschile o femminile?", fact_of("mano", "lila:hasGender")),
+    ("alternative", "Is «casa» a noun or a verb?", fact_of("casa", "lila:hasPOS")),
+    ("alternative", "«amare» è un verbo o un nome?", fact_of("amare", "lila:hasPOS")),
 ]
 
 

@@ -89,6 +89,16 @@ class EmotionLexicon(Pattern):
             slots.emotions_any = bool(re.search(r"\b(?:o|or|oppure|ovvero)\b|,", between)) and not re.search(
                 r"\b(?:e|and|sia|both|entramb\w*|contemporaneamente|insieme|allo stesso tempo|at once)\b", between)
 
+    @reads(116)
+    def read_any_emotion(self, text: Text, slots) -> None:
+        """"Words that express an emotion (according to ELITA)": some emotion is required of them."""
+        if not slots.emotions and re.search(
+                r"\b(?:esprim\w*|evoc\w*|express\w*|convey\w*|associat\w* (?:a|with))\s+(?:una?|an?|some|any|qualche|"
+                r"almeno un)\s*'?\s*(?:emozion\w*|emotions?)\b", fold_same_length(slots.question)):
+            slots.emotion_project = False
+            if self.label not in slots.required:
+                slots.required.append(self.label)
+
     def constraint_steps(self, slots) -> list[dict]:
         # two or more emotions at once are an INTERSECTION; either of them ("paura o rabbia") is one block here
         if len(slots.emotions) >= 2 and slots.emotions_any:

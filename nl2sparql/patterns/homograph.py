@@ -39,7 +39,9 @@ SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spell
 VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
             r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
             r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
-            r"\bvarianti (?:grafiche|ortografiche)\b")
+            r"\bvarianti (?:grafiche|ortografiche)\b|"
+            r"\b(?:si scrivono|scritt[ie]|spelled|written)\s+in\s+(?:piu|diversi|vari|several|multiple|different|"
+            r"more than one)\s+(?:modi|maniere|ways?)\b")
 #: "different parts of speech" / "parti del discorso diverse".
 DIFFERENT_POS = (r"\b(?:different|distinct|diverse|distinte|more than one|multiple|piu)\s+(?:parts? of speech|pos|"
                  r"parti del discorso|grammatical categor\w*|categorie grammaticali)\b|"

@@ -36,7 +36,7 @@ HAS_EMOTION = IRI.of("elita:HasEmotion")
 CHANCE = 0.35
 EXCLUDE_CHANCE = 0.15
 #: Right before an emotion's name: the question excludes it ("ma non", "but not", "tranne", "except").
-EXCLUDING = (r"\b(?:(?:ma|e|pero|but|and|yet)\s+(?:(?:do|does|are|is)\s+)?(?:non|not)|(?:but|and) (?:don't|doesn't)|tranne|"
+EXCLUDING = (r"\b(?:(?:(?:ma|e|pero|but|and|yet)\s+)?(?:(?:do|does|are|is)\s+)?(?:non|not)|(?:don't|doesn't)|tranne|"
              r"eccetto|except|excluding|escludendo|senza esprimere|without expressing)\s+"
              r"(?:(?:esprim\w*|evoc\w*|express\w*|convey\w*|sono|are|associat[eoi]\w*|with|a|di|of|la|il|the|l'|"
              r"lo|all'|emozione|emotion)\s*){0,4}$")

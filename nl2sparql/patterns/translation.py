@@ -161,7 +161,9 @@ class Translation(Pattern):
         """Translations asked as pairs: "the Sicilian translations of the words that …", "pairs of Italian lemmas and
         their Sicilian translations", "lemmas along with their translations": one row per pair, the translation
         required ("with their translation" keeps the words that lack one)."""
-        if slots.translation and not slots.word and slots.dialects and text.has(PAIRS):
+        optional = text.has(r"\b(?:se present\w*|ove present\w*|if any|where available|when available|if available|"
+                            r"se disponibil\w*|se c'e|se esiste)\b")  # "with their translation, if any": kept optional
+        if slots.translation and not slots.word and slots.dialects and text.has(PAIRS) and not optional:
             slots.translation_pairs = True
 
     def constraint_steps(self, slots) -> list[dict]:

@@ -136,7 +136,18 @@ class ValueSet(StandalonePattern):
         tech_en = (f"the distinct values of {spec.prop}" if spec.prop else
                    f"the predicates of the resources with dcterms:isPartOf <{LEMMA_BANK}>")
         q, e, a = ("Quante", "e", "e") if spec.fem else ("Quanti", "i", "i")  # agreement with the noun
-        if count:
+        if spec.prop is None:  # the predicates of the lemmas: the question says so (not every property of LiITA)
+            f = frag("standalone", ["Quante proprietà diverse hanno i lemmi di LiITA?",
+                                    "Quante proprietà usano i lemmi di LiITA?"] if count else
+                     ["Quali proprietà hanno i lemmi di LiITA?", "Elenca tutte le proprietà usate dai lemmi di LiITA."],
+                     ["How many different properties do LiITA's lemmas have?",
+                      "How many properties do the lemmas of LiITA use?"] if count else
+                     ["Which properties do LiITA's lemmas have?", "List all the properties used by the lemmas of LiITA."],
+                     f"{'Conta' if count else 'Elenca'} {tech}{' (COUNT DISTINCT)' if count else ''}.",
+                     f"{'Count' if count else 'List'} {tech_en}{' (COUNT DISTINCT)' if count else ''}.",
+                     ling=(f"{'Quante' if count else 'Quali'} proprietà distinte descrivono i lemmi di LiITA?",
+                           f"{'How many' if count else 'Which'} distinct properties describe LiITA's lemmas?"))
+        elif count:
             f = frag("standalone", [f"{q} {spec.it} divers{e} ci sono in LiITA?", f"{q} {spec.it} usa LiITA?"],
                      [f"How many different {spec.en} are there in LiITA?", f"How many {spec.en} does LiITA use?"],
                      f"Conta {tech} (COUNT DISTINCT).", f"Count {tech_en} (COUNT DISTINCT).",

@@ -23,6 +23,7 @@ from .base import Facts, frag, italian, quote
 from .pattern import StandalonePattern
 from .phrasing import topic
 from .reading import Text, reads
+from .vocab import GENDER_WORDS, POS_WORDS
 
 #: English yes/no questions start with an auxiliary; Italian ones with "è vero che", "esiste", "c'è"…
 YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
@@ -178,11 +179,29 @@ class YesNo(StandalonePattern):
         folded = text.folded.rsplit(":", 1)[-1].strip()  # after a lead-in ("Per capire …: «x» è …?")
         if re.search(ASKS_FOR, folded):  # "can you list them?", "is there a word that …, which …?"
             return
+        if self._alternative(text, slots):
+            return
         if re.search(YES_NO_START, folded):
             slots.yes_no = True
         elif folded.endswith("?") and re.search(r"[«\"]", text.original) and \
                 re.search(STATES, text.original.rsplit(":", 1)[-1].lower()):  # "è", not the conjunction "e"
             slots.yes_no = True  # «paura» esprime gioia?
+
+    @staticmethod
+    def _alternative(text: Text, slots) -> bool:
+        """"«mano» è maschile o femminile?", "is «casa» a noun or a verb?": the word's gender or part of speech is
+        asked (the two values are masked), not a yes or no."""
+        if not slots.quoted:  # (the named word is read later: a quoted one stands for it here)
+            return False
+        for words, asked in ((GENDER_WORDS, "gender_asked"), (POS_WORDS, "pos_asked")):
+            value = "(?:" + "|".join(w for _, w in words) + ("|nome" if asked == "pos_asked" else "") + ")"
+            m = re.search(rf"\b(?:(?:un|una|uno|un'|a|an)\s*)?{value}\s+(?:o|or|oppure)\s+(?:(?:un|una|uno|un'|a|an)\s*)?"
+                          rf"{value}\b", text.folded)
+            if m:
+                setattr(slots, asked, True)
+                text.mask(*m.span())
+                return True
+        return False
 
     def wrap(self, slots, steps: list, shape: str, facts: list = ()) -> dict | None:
         steps = list(steps) + list(facts)
