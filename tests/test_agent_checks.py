@@ -101,12 +101,12 @@ def test_a_reading_that_leaves_out_the_property_asked_is_repaired_through_it(sam
     assert final["verified"] and final["source"] == "property" and "lila:hasGender" in final["sparql"]
 
 
-def test_a_yes_that_only_says_the_word_exists_is_not_verified(sample_kb):
+def test_a_yes_no_question_tests_its_fact_at_the_first_attempt(sample_kb):
+    """The reading never asks through OPTIONAL (issue 26): no yes that only says the word exists to catch."""
     question = "Does 'animale' have a Sicilian translation?"
     result = api.agent(question, kb=sample_kb)
-    first = result.attempts[0]
-    assert first["boolean"] is True and first["verdict"] == "mismatch" and "optional" in first["problems"][0]
-    assert result.final["verified"] and result.rows.boolean is False
+    assert [(a["verdict"], a["boolean"]) for a in result.attempts] == [("ok", False)]
+    assert result.final["verified"] and result.rows.boolean is False and "OPTIONAL" not in result.sparql
     translations = P + ('SELECT ?t WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; '
                         'ontolex:writtenRep "animale"@it . ?e ontolex:canonicalForm ?l ; '
                         'vartrans:translatableAs ?t . ?t ontolex:canonicalForm ?d . '

@@ -53,7 +53,7 @@ AVG_SAD_NOUNS = P + """SELECT (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?v WH
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Tristezza .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } }"""
 AVG_PER_EMOTION = P + """SELECT ?emo (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?emo ?v WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> .
-  ?e ontolex:canonicalForm ?l ; elita:HasEmotion ?emo .
+  ?e ontolex:canonicalForm ?l ; elita:HasEmotion ?emo . ?emo a elita:Emotion .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } } GROUP BY ?emo"""
 MAX_LOVE = P + """SELECT (MAX(?v) AS ?m) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> . ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Amore .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v }"""
@@ -70,7 +70,7 @@ SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartO
   ?dl dcterms:isPartOf {SIC} ; ontolex:writtenRep ?t .
   FILTER NOT EXISTS {{ ?j ontolex:canonicalForm ?l ; vartrans:translatableAs ?p . ?p ontolex:canonicalForm ?pl .
                        ?pl dcterms:isPartOf {PAR} }} }}"""
-FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
+FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l (dcterms:isPartOf|lila:isHypolemma/dcterms:isPartOf) <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Paura .
   FILTER NOT EXISTS {{ ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
                        ?dl dcterms:isPartOf {SIC} }} }}"""

@@ -20,9 +20,15 @@ PREFIX dcterms: <http://purl.org/dc/terms/>
 PREFIX elita: <http://w3id.org/elita/>
 PREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#>
 PREFIX lexinfo: <http://www.lexinfo.net/ontology/3.0/lexinfo#>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
 """
 BANK = "<http://liita.it/data/id/lemma/LemmaBank>"
+#: A word of the Lemma Bank, shown by its own written form (its label): a lemma or a hypolemma (README, "Words and
+#: lemmas"; issue 26).
+WORD = f"(dcterms:isPartOf|lila:isHypolemma/dcterms:isPartOf) {BANK} ; rdfs:label ?w"
 C = "SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/>"
+ANTONYMS = ("lexinfo:antonym|<http://klab/lexicon/vocabulary/compl-it#antonymGrad>|"
+            "<http://klab/lexicon/vocabulary/compl-it#antonymComp>")
 
 
 def lemma_of_form(form: str) -> str:
@@ -32,13 +38,13 @@ def lemma_of_form(form: str) -> str:
 
 def emotion_but_not(yes: str, no: str, pos: str | None = None) -> str:
     pos_triple = f"?l lila:hasPOS lila:{pos} ." if pos else ""
-    return P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w . {pos_triple}
+    return P + f"""SELECT DISTINCT ?w WHERE {{ ?l {WORD} . {pos_triple}
       ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:{yes} .
       FILTER NOT EXISTS {{ ?e2 ontolex:canonicalForm ?l ; elita:HasEmotion elita:{no} }} }}"""
 
 
 def starting_with_either(a: str, b: str) -> str:
-    return P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w .
+    return P + f"""SELECT DISTINCT ?w WHERE {{ ?l {WORD} .
       FILTER(STRSTARTS(STR(?w), "{a}") || STRSTARTS(STR(?w), "{b}")) }}"""
 
 
@@ -56,18 +62,19 @@ def top_facet(prop: str, on_entry: bool, most: bool) -> str:
       FILTER(?n = ?best) }}"""
 
 
-MOST_NEGATIVE = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w .
+MOST_NEGATIVE = P + f"""SELECT DISTINCT ?w WHERE {{ ?l {WORD} .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v .
-  {{ SELECT (MIN(?v2) AS ?low) WHERE {{ ?l2 dcterms:isPartOf {BANK} .
+  {{ SELECT (MIN(?v2) AS ?low) WHERE {{ ?l2 dcterms:isPartOf|lila:isHypolemma/dcterms:isPartOf {BANK} .
       ?s2 ontolex:canonicalForm ?l2 ; marl:hasPolarity ?c2 ; marl:hasPolarityValue ?v2 }} }}
   FILTER(?v = ?low) }}"""
 SPELLING_VARIANTS = P + f"""SELECT ?l (GROUP_CONCAT(DISTINCT ?w; SEPARATOR=", ") AS ?ws) WHERE {{
   {{ SELECT ?l ?w WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w }} ORDER BY ?w }}
   {{ SELECT ?l WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w1 }} GROUP BY ?l
      HAVING(COUNT(DISTINCT ?w1) > 1) }} }} GROUP BY ?l"""
-WITH_AN_ANTONYM = P + f"""SELECT DISTINCT ?w ?a WHERE {{ ?l dcterms:isPartOf {BANK} ; ontolex:writtenRep ?w ;
+# antonymy read both ways: CompL-it stores some pairs one way only (issue 26)
+WITH_AN_ANTONYM = P + f"""SELECT DISTINCT ?w ?a WHERE {{ ?l {WORD} ;
   lila:hasPOS lila:noun . ?x ontolex:canonicalForm ?l .
-  {C} {{ ?x ontolex:sense ?s . ?s lexinfo:antonym|<http://klab/lexicon/vocabulary/compl-it#antonymGrad>|<http://klab/lexicon/vocabulary/compl-it#antonymComp> ?os .
+  {C} {{ ?x ontolex:sense ?s . {{ ?s {ANTONYMS} ?os }} UNION {{ ?os {ANTONYMS} ?s }}
     ?o ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?a }} }}"""
 LEMMAS_WRITTEN = P + """SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?l a lila:Lemma ; ontolex:writtenRep "riso"@it }"""
 

@@ -154,7 +154,8 @@ class Aggregate(StandalonePattern):
         by_en = f", grouped by {FACETS[group].prop}" if group else ""
         return frag("standalone", it, en,
                     f"Calcola {function}({measure.tech}) sui lila:Lemma{space(tech_it)}, un valore per lemma{by_it}.",
-                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.")
+                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.",
+                    lead="lexicon")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:

@@ -110,10 +110,9 @@ def add_measure(frame: Frame, measure: str) -> tuple[object, bool]:
 def body(frame: Frame, keep_written: bool = True) -> Group:
     """The frame's WHERE group, selective blocks first and the focus-lemma triples last.
 
-    ``keep_written=False`` leaves out ``?lemma ontolex:writtenRep ?wr`` (a lemma with two written
-    forms would count twice in an aggregate).
+    ``keep_written=False`` leaves out the written form (``frame.written``: nothing an aggregate needs).
     """
-    base = [b for b in frame.base if keep_written or b.o != frame.wr]
+    base = [b for b in frame.base if keep_written or not any(b is w for w in frame.written)]
     if frame.shape == "word":
         return Group(list(frame.where.elements))
     rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]

@@ -146,8 +146,9 @@ class CountEntities(StandalonePattern):
             where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                            Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + slots["pos"]))])
             proj = [_count(lemma)]
-            f = frag("standalone", [f"Quanti {it_pl} ci sono in LiITA?", f"Quanti lemmi sono {it_pl}?"],
-                     [f"How many {en_pl} are there in LiITA?", f"How many lemmas are {en_pl}?"],
+            # the Lemma Bank's lemmas (no hypolemma): said "lemmas" («Quanti aggettivi …» would be words, README)
+            f = frag("standalone", [f"Quanti lemmi di LiITA sono {it_pl}?", f"Quanti lemmi sono {it_pl}?"],
+                     [f"How many LiITA lemmas are {en_pl}?", f"How many lemmas are {en_pl}?"],
                      f"Conta i lemmi della Lemma Bank con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
                      f"Count the Lemma Bank's lemmas with lila:hasPOS lila:{slots['pos']}.",
                      ling=(f"Quanti lemmi di LiITA hanno come parte del discorso {it_sg}?",

@@ -72,8 +72,8 @@ class Distribution(Pattern):
         """A count (without a scope, whose phrasing the facet would share) becomes a distribution, now and then."""
         if frame.shape != "count" or any(f.kind == "scope" for f in frame.fragments) or rng.random() >= CHANCE:
             return
-        options = [by for by, facet in FACETS.items()
-                   if not _reads(frame.where, IRI.of(facet.prop)) and anchor in facts.by_lemma(FACT_OF[by])]
+        options = [by for by, facet in FACETS.items() if by in FACT_OF
+                   and not _reads(frame.where, IRI.of(facet.prop)) and anchor in facts.by_lemma(FACT_OF[by])]
         if options:
             self.build(frame, {"by": rng.choice(options)}, rng)
 

@@ -38,8 +38,9 @@ class EmotionLexicon(Pattern):
     resource = "ELITA"
     entry_properties = ("elita:HasEmotion", "marl:Polarity")
     fact_queries = {
+        # only the emotions: ELITA's elita:HasEmotion also points to its affective dimensions (Valenza, Dominanza)
         "emotion": "SELECT DISTINCT ?lemma ?emotion WHERE { ?e ontolex:canonicalForm ?lemma ; "
-                   "elita:HasEmotion ?emotion . ?lemma a lila:Lemma }",
+                   "elita:HasEmotion ?emotion . ?emotion a elita:Emotion . ?lemma a lila:Lemma }",
     }
     needs = ("emotion",)
     compose = {"constraint": 3, "word": 4}

@@ -94,7 +94,8 @@ class FormLemma(StandalonePattern):
                  [f"Which lemma is {q_en} a form of?", f"What lemma does {q_en} belong to?"],
                  f"Trova il lemma la cui voce ha tra le ontolex:otherForm una forma con ontolex:writtenRep {q_it}.",
                  f"Find the lemma whose entry has an ontolex:otherForm with ontolex:writtenRep {q_en}.",
-                 ling=(f"Qual è il lemma della forma flessa {q_it}?", f"What is the lemma of the inflected form {q_en}?"))
+                 ling=(f"Qual è il lemma della forma flessa {q_it}?", f"What is the lemma of the inflected form {q_en}?"),
+                 lead="italian")
         return query, [f], {self.label: 0.9, "LEXICAL_FORM": 0.7}, [(form, form)]
 
 

@@ -57,6 +57,12 @@ class Homograph(StandalonePattern):
                 "spelling variants: GROUP BY ?lemma HAVING (COUNT(DISTINCT ?wr) > 1).")
     example = ("standalone", None, {"kind": "pos"})
     question_cues = [(SHARED, 0.8), (VARIANTS, 0.8)]
+    fact_queries = {
+        # the base facts give each lemma by its own written form only (slot words are words people write): whether
+        # some lemma has another written rep (an abbreviation, a variant spelling) is asked here, once
+        "written_variant": "SELECT ?lemma ?wr WHERE { ?lemma dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> "
+                           "; rdfs:label ?label ; ontolex:writtenRep ?wr . FILTER(STR(?wr) != STR(?label)) } LIMIT 1",
+    }
 
     @reads(128)
     def read_whole(self, text: Text, slots) -> None:
@@ -79,18 +85,16 @@ class Homograph(StandalonePattern):
         """The kinds the KB has an answer for, by its Lemma Bank facts (a sample may have no homograph)."""
         lemmas_of: dict[str, set[str]] = {}
         pos_of: dict[str, set[str]] = {}
-        forms_of: dict[str, set[str]] = {}
         for lemma, rows in facts.by_lemma("lemma").items():
             for wr, pos, *_ in rows:
                 lemmas_of.setdefault(wr, set()).add(lemma)
                 pos_of.setdefault(wr, set()).add(local_name(pos))
-                forms_of.setdefault(lemma, set()).add(wr)
         out = []
         if any(len(v) > 1 for v in lemmas_of.values()):
             out.append({"kind": "shared"})
         if any(len(v) > 1 for v in pos_of.values()):
             out.append({"kind": "pos"})
-        if any(len(v) > 1 for v in forms_of.values()):
+        if facts.rows.get("written_variant"):
             out.append({"kind": "variants"})
         for pair in (("noun", "verb"), ("noun", "adjective"), ("adjective", "adverb")):
             if any(set(pair) <= v for v in pos_of.values()):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 
+from ..folding import fold_same_length
 from ..sparql.model import IRI, Call, Lit, Op, Optional_, Group, Path, Triple
 from .base import Facts, Frame, frag, pl, sg
 from .pattern import Pattern
@@ -11,6 +13,9 @@ from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import local_name
 
 # lexinfo feature → (property, Italian, English)
+#: "the masculine" is a form feature, "the masculine nouns" a gender of lemmas ("Is «riso» one of the masculine
+#: nouns …?"): a feature word followed by a head noun is not one.
+NOT_A_HEAD = r"(?!\s+(?:nouns?|adjectives?|pronouns?|articles?|words?|lemmas?|terms?)\b)"
 FEATURES = {
     "plural": ("number", "al plurale", "in the plural"),
     "singular": ("number", "al singolare", "in the singular"),
@@ -43,7 +48,8 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("present", r"presente|present(?: tense)?"),
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
-    ("masculine", r"(?:al|il|in the|the) maschile|(?:al|il|in the|the) masculine|forma maschile|masculine forms?"),
+    ("masculine", rf"(?:al|il|in the|the) maschile|(?:al|il|in the|the) masculine{NOT_A_HEAD}|forma maschile|"
+                  r"masculine forms?"),
     ("participle", r"participi\w*|participles?"),
     ("infinitive", r"infinit[oi]|infinitive"),
     ("gerundive", r"gerundi\w*|gerunds?"),
@@ -88,7 +94,7 @@ FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|fles
 NUMBER_WORDS = (r"\b(?:plural[ei]?|singolar[ei]|singular|participi\w*|participles?|gerundi\w*|gerunds?|infinit[oi]|"
                 r"infinitive|futur[oe]|future tense|congiuntivo|subjunctive|condizionale|conditional|imperfett[oa]|"
                 r"imperfect|imperativ[oi]|imperative|(?:prima|seconda|terza) persona|(?:first|second|third) person|"
-                r"(?:il|al|the|in the) (?:femminile|feminine|maschile|masculine)|forma (?:femminile|maschile)|"
+                rf"(?:il|al|the|in the) (?:femminile|feminine|maschile|masculine){NOT_A_HEAD}|forma (?:femminile|maschile)|"
                 r"forme (?:femminili|maschili)|(?:feminine|masculine) forms?)\b")
 
 
@@ -136,7 +142,9 @@ class LexicalForm(Pattern):
     @reads(117)
     def read_request(self, text: Text, slots) -> None:
         """Inflected forms asked for: how many, with which features shown, or with one feature they must have."""
-        if not (slots.forms or text.asks(FORMS_CUE) or (slots.word and text.asks(NUMBER_WORDS))):
+        # a feature word is read on the whole question too: "the masculine nouns" (its head dropped by then) is no form
+        feature_asked = text.asks(NUMBER_WORDS) and re.search(NUMBER_WORDS, fold_same_length(text.original))
+        if not (slots.forms or text.asks(FORMS_CUE) or (slots.word and feature_asked)):
             return
         slots.forms = True
         slots.forms_count = slots.min_forms is None and text.asks(FORMS_COUNT)

@@ -84,7 +84,7 @@ class MultiTranslation(Pattern):
                 "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
                 "the Parmigiano and Sicilian entries linked by vartrans:translatableAs",
                 ask=(["Come si dice {w} in parmigiano e in siciliano?"],
-                     ["How do you say {w} in Parmigiano and in Sicilian?"])))
+                     ["How do you say {w} in Parmigiano and in Sicilian?"]), lead="dialect"))
         elif required:
             frame.fragments.append(frag(
                 "constraint", ["hanno una traduzione sia in parmigiano sia in siciliano"],

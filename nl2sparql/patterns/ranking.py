@@ -9,7 +9,7 @@ their written form (a total order, so the LIMIT cut is fixed), first ``n``::
       marl:hasPolarityValue ?polarity . ?lemma a lila:Lemma ; ontolex:writtenRep ?wr }
     ORDER BY DESC(?polarity) ?wr LIMIT 5
 
-A sense ranking groups by the written form and orders by
+A sense ranking groups by the lemma (and its written form) and orders by
 ``COUNT(DISTINCT ?sense)``. The answer is the written forms, in rank order.
 """
 
@@ -54,8 +54,8 @@ class Ranking(StandalonePattern):
     label = "RANKING"
     rank = 116
     guidance = ("Rankings (top N, the most/least …): ORDER BY the measure, then the written form, with LIMIT N: "
-                "ORDER BY DESC(?polarity) ?wr LIMIT 5; by senses: GROUP BY ?wr ORDER BY DESC(COUNT(DISTINCT ?sense)) "
-                "?wr LIMIT 5. Never a LIMIT without a total ORDER BY.")
+                "ORDER BY DESC(?polarity) ?wr LIMIT 5; by senses: GROUP BY ?lemma ?wr "
+                "ORDER BY DESC(COUNT(DISTINCT ?sense)) ?wr LIMIT 5. Never a LIMIT without a total ORDER BY.")
     example = ("standalone", None, {"by": "polarity", "direction": "desc", "n": 5,
                                     "steps": [("POS_FILTER", {"pos": "noun"})]})
     question_cues = [(r"\b(?:" + "|".join(regex for _, _, regex in SUPERLATIVES) + r")\b", 0.85),
@@ -88,8 +88,9 @@ class Ranking(StandalonePattern):
             query = _extreme(frame, value, aggregated, steps, by, direction)
         else:
             key = ("DESC", value) if direction == "desc" else value
-            query = Select([frame.wr], body(frame), distinct=not aggregated, group_by=[frame.wr] if aggregated else [],
-                           order_by=[key, frame.wr], limit=n)
+            # a sense ranking counts each lemma's senses (not those of every lemma sharing its written form)
+            query = Select([frame.wr], body(frame), distinct=not aggregated,
+                           group_by=[frame.lemma, frame.wr] if aggregated else [], order_by=[key, frame.wr], limit=n)
         tags = dict(frame.labels)
         tags[self.label] = 0.9
         mentions = list(frame.mentions) + [(str(n), str(n))] if n > 1 else list(frame.mentions)
@@ -125,7 +126,7 @@ class Ranking(StandalonePattern):
                     f"Ordina {scope_it} per {measure.tech} {order}, poi per ontolex:writtenRep, e restituisci "
                     f"{first_it} (ORDER BY … LIMIT {n}).",
                     f"Order {scope_en} by {measure.tech} {order_en}, then by ontolex:writtenRep, and return "
-                    f"{first_en} (ORDER BY … LIMIT {n}).")
+                    f"{first_en} (ORDER BY … LIMIT {n}).", lead="lexicon")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
@@ -176,7 +177,7 @@ def _extreme(frame, value, aggregated: bool, steps, by: str, direction: str) -> 
         SELECT DISTINCT ?wr WHERE { … ?polarity …
           { SELECT (MIN(?polarity) AS ?extreme) WHERE { … } }  FILTER(?polarity = ?extreme) } ORDER BY ?wr
 
-    A measure that aggregates (the number of senses) is computed per written form in a sub-select first.
+    A measure that aggregates (the number of senses) is computed per lemma in a sub-select first.
     """
     inner = constrained(steps, "list", rng=random.Random(0))
     inner_value, _ = add_measure(inner, by)
@@ -185,10 +186,10 @@ def _extreme(frame, value, aggregated: bool, steps, by: str, direction: str) -> 
         where = body(frame).add(SubSelect(Select([(Call(pick, (inner_value,)), extreme)], body(inner))),
                                 Filter(Op("=", (value, extreme))))
         return Select([frame.wr], where, distinct=True, order_by=[frame.wr])
-    measure, per_form = Var(by), Var(f"{by}PerForm")
-    counted = Select([frame.wr, (value, measure)], body(frame), group_by=[frame.wr])
-    inner_counted = Select([inner.wr, (inner_value, per_form)], body(inner), group_by=[inner.wr])
-    top = Select([(Call(pick, (per_form,)), extreme)], Group([SubSelect(inner_counted)]))
+    measure, per_lemma = Var(by), Var(f"{by}PerLemma")
+    counted = Select([frame.wr, (value, measure)], body(frame), group_by=[frame.lemma, frame.wr])
+    inner_counted = Select([(inner_value, per_lemma)], body(inner), group_by=[inner.lemma])
+    top = Select([(Call(pick, (per_lemma,)), extreme)], Group([SubSelect(inner_counted)]))
     where = Group([SubSelect(counted), SubSelect(top), Filter(Op("=", (measure, extreme)))])
     return Select([frame.wr], where, order_by=[frame.wr])
 

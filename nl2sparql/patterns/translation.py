@@ -211,7 +211,7 @@ class Translation(Pattern):
                 f"la voce {forms['fs']} collegata da vartrans:translatableAs",
                 f"the {en} entry linked by vartrans:translatableAs",
                 ask=([f"Come si dice {{w}} in {it}?", f"Come si traduce {{w}} in {it}?"],
-                     [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"])))
+                     [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"]), lead="dialect"))
         elif slots.get("pairs") and frame.shape == "list":
             frame.project(add_translation(frame, dialect))  # one row per (word, translation): required
             forms = DIALECT_FORMS[dialect]
@@ -219,7 +219,7 @@ class Translation(Pattern):
                 "pair", [pl(f"le loro traduzioni in {it}"), pl(f"gli equivalenti {forms['mp']}")],
                 [pl(f"their {en} translations"), pl(f"their {en} equivalents")],
                 f"le voci {forms['fp']} collegate da vartrans:translatableAs (una riga per coppia)",
-                f"the {en} entries linked by vartrans:translatableAs (one row per pair)"))
+                f"the {en} entries linked by vartrans:translatableAs (one row per pair)", lead="dialect"))
         elif slots.get("required") or frame.shape == "count":
             add_translation(frame, dialect)
             frame.fragments.append(frag(
@@ -249,7 +249,8 @@ class Translation(Pattern):
                                     [f"are translated into {en} as {qe}", f"are {qe} in {en}",
                                      f"have {qe} as their {en} translation"],
                                     f"con una voce {forms['fs']} (vartrans:translatableAs) con ontolex:writtenRep {qi}",
-                                    f"with a {en} entry (vartrans:translatableAs) with ontolex:writtenRep {qe}"))
+                                    f"with a {en} entry (vartrans:translatableAs) with ontolex:writtenRep {qe}",
+                                    lead="dialect"))
         frame.slot("dialect", dialect, it, en)
         frame.slot("target", target)
         frame.tag(self.label, 0.9)

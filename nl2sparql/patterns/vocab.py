@@ -164,6 +164,18 @@ PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of ever
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
 
 
+#: The closed vocabulary each slot takes its values from (slot name → the table whose keys are its values): a slot
+#: value outside it is an individual of another class (ELITA's *Valenza* is a dimension, not an emotion).
+SLOT_VOCABULARIES: dict[str, dict] = {"emotion": EMOTION, "pos": POS, "gender": GENDER, "polarity": POLARITY,
+                                      "dialect": DIALECT, "bank": DIALECT, "group_by": FACETS}
+
+
+def in_vocabulary(slot: str, value: str) -> bool:
+    """False when ``slot`` names a closed vocabulary and ``value`` is not one of its members."""
+    table = SLOT_VOCABULARIES.get(slot)
+    return table is None or value in table
+
+
 def facet_named(word: str) -> str | None:
     """The facet a folded noun names (``None`` if none)."""
     return next((key for key, f in FACETS.items() if re.fullmatch(f.words, word)), None)

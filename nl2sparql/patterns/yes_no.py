@@ -15,10 +15,13 @@ from __future__ import annotations
 import random
 import re
 
+from ..rules import Breach, Parsed, Rule
+from ..sparql.lexer import query_form, tokenize
 from ..sparql.model import Ask, Values
 from .analytics import constrained, constraint_options, it_article, phrases, restricted, step_labels, written
 from .base import Facts, frag, italian, quote
 from .pattern import StandalonePattern
+from .phrasing import topic
 from .reading import Text, reads
 from .vocab import GENDER_WORDS, POS_WORDS
 
@@ -36,6 +39,74 @@ STATES = (r"(?:^|\s)(?:è|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmett
 OTHER_WORD = 0.3
 
 
+def _optional_blocks(tokens) -> list[tuple[int, int]]:
+    """``(first, last)`` token indexes of each ``OPTIONAL { … }`` (its keyword to its closing brace)."""
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.kind == "word" and tok.upper == "OPTIONAL" and i + 1 < len(tokens) and tokens[i + 1].text == "{":
+            depth = 0
+            for j in range(i + 1, len(tokens)):
+                depth += (tokens[j].text == "{") - (tokens[j].text == "}")
+                if depth == 0:
+                    out.append((i, j))
+                    break
+    return out
+
+
+def _untested_optionals(query: str) -> list[tuple[int, int]]:
+    """The OPTIONAL blocks of an ASK that test nothing: no variable bound only there is read by a FILTER outside."""
+    if "OPTIONAL" not in query.upper() or query_form(query) != "ask":
+        return []
+    tokens = tokenize(query)
+    found = []
+    for first, last in _optional_blocks(tokens):
+        inside = {t.text[1:] for t in tokens[first:last + 1] if t.kind == "var"}
+        outside = [i for i in range(len(tokens)) if not first <= i <= last]
+        # a FILTER (or BIND) outside that reads a variable of the block: FILTER(!BOUND(?x)) tests its absence
+        tested = False
+        for i in outside:
+            if tokens[i].kind == "word" and tokens[i].upper in ("FILTER", "BIND"):
+                depth, j = 0, i + 1
+                while j < len(tokens):
+                    depth += (tokens[j].text == "(") - (tokens[j].text == ")")
+                    if tokens[j].kind == "var" and tokens[j].text[1:] in inside and not first <= j <= last:
+                        tested = True
+                    if depth == 0 and tokens[j].text == ")":
+                        break
+                    j += 1
+        if not tested:
+            found.append((tokens[first].start, tokens[last].start + 1))
+    return found
+
+
+def _ask_optional(query: str, parsed: Parsed):
+    if _untested_optionals(query):
+        yield Breach("an ASK whose fact sits inside OPTIONAL answers yes whenever the rest matches (a word with no "
+                     "Sicilian translation still gives true): make the fact required (drop OPTIONAL)",
+                     fix="the OPTIONAL blocks made required")
+
+
+def _require_optionals(query: str) -> tuple[str, list[str]]:
+    """Drop the ``OPTIONAL`` keyword of an ASK's untested blocks: what the question asks is then tested."""
+    spans = _untested_optionals(query)
+    text = query
+    for start, _ in reversed(spans):
+        text = text[:start] + text[start + len("OPTIONAL"):].lstrip(" ")
+    return text, ["OPTIONAL made required in an ASK"] * len(spans)
+
+
+ASK_OPTIONAL = Rule(
+    "ask_through_optional", "error",
+    "A yes/no question (ASK) tests its facts as required triples, never inside OPTIONAL: an OPTIONAL block "
+    "matches whether or not the fact exists, so the answer would be yes for any word.",
+    _ask_optional,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+           "PREFIX vartrans: <http://www.w3.org/ns/lemon/vartrans#>\n"
+           'ASK { VALUES ?wr { "animale"@it } ?lemma ontolex:writtenRep ?wr . '
+           "OPTIONAL { ?e ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?d } }",
+    fix=_require_optionals)
+
+
 class YesNo(StandalonePattern):
     """``ASK { VALUES ?wr { "x"@it } … }`` over the other patterns' blocks."""
 
@@ -47,6 +118,7 @@ class YesNo(StandalonePattern):
                                                                                      "emotion": "Paura"})]})
     question_cues = [(r"^\s*(?:is|are|does|do|has|have|e vero che|esiste|esistono)\b", 0.5)]
     slot_fields = {"yes_no": False}
+    rules = (ASK_OPTIONAL,)
 
     # -- generator ----------------------------------------------------------------------------
     def variants(self, facts: Facts) -> list[dict]:
@@ -68,6 +140,9 @@ class YesNo(StandalonePattern):
         steps = [tuple(s) for s in slots.get("steps") or []]
         word = slots["word"]
         frame = constrained(steps, "list", rng=rng)
+        frame.any_written_rep()  # the word asked about, however it is spelt
+        for facet in list(frame.facets):  # what is asked is tested: a fact in OPTIONAL would answer yes for any word
+            frame.require(facet)
         rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]
         frame.where.elements = [Values(frame.wr, [italian(word)])] + frame.base + rest
         query = Ask(frame.where)
@@ -88,7 +163,10 @@ class YesNo(StandalonePattern):
         _, tech_en = phrases(frame, "en", "tech", rng)
         return frag("standalone", it, en,
                     f"Il lila:Lemma con ontolex:writtenRep {qi} è tra quelli {tech_it}? (ASK)",
-                    f"Is the lila:Lemma whose ontolex:writtenRep is {qe} among those {tech_en}? (ASK)")
+                    f"Is the lila:Lemma whose ontolex:writtenRep is {qe} among those {tech_en}? (ASK)",
+                    ling=(f"Il lemma {qi} rientra tra {art} {restricted(head_it, vps_it, 'it')}?",
+                          f"Does the lemma {qe} belong to the {restricted(head_en, vps_en, 'en')}?"),
+                    lead=topic(frame.fragments, "italian"))
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
