@@ -97,6 +97,9 @@ QUESTIONS = [
     ("variants", "Which lemmas have more than one written form?", SPELLING_VARIANTS),
     ("required_relation", "Which nouns have an antonym?", WITH_AN_ANTONYM),
     ("lemmas_written", "How many lemmas are written «riso»?", LEMMAS_WRITTEN),
+    ("homograph_count", "Quanti lemmi hanno più di una forma scritta?",
+     P + f"""SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE {{ {{ SELECT ?l WHERE {{ ?l dcterms:isPartOf {BANK} ;
+       ontolex:writtenRep ?w }} GROUP BY ?l HAVING(COUNT(DISTINCT ?w) > 1) }} }}"""),
     ("alternative", "«mano» è maschile o femminile?", fact_of("mano", "lila:hasGender")),
     ("alternative", "Is «casa» a noun or a verb?", fact_of("casa", "lila:hasPOS")),
     ("alternative", "«amare» è un verbo o un nome?", fact_of("amare", "lila:hasPOS")),

@@ -21,7 +21,7 @@ import re
 
 from ..folding import fold_same_length
 from ..namespaces import LEMMA_BANK
-from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, Triple, Var
+from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, SubSelect, Triple, Var
 from .base import Facts, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
@@ -37,7 +37,8 @@ SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spell
           r"(?:lemm[ai]s?)\b)")
 #: Variants: one lemma, several written forms.
 VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
-            r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
+            r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafi[ae]|forme scritte|"
+            r"forma scritta|"
             r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
             r"\bvarianti (?:grafiche|ortografiche)\b|"
             r"\b(?:si scrivono|scritt[ie]|spelled|written)\s+in\s+(?:piu|diversi|vari|several|multiple|different|"
@@ -45,7 +46,8 @@ VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|m
 #: "different parts of speech" / "parti del discorso diverse".
 DIFFERENT_POS = (r"\b(?:different|distinct|diverse|distinte|more than one|multiple|piu)\s+(?:parts? of speech|pos|"
                  r"parti del discorso|grammatical categor\w*|categorie grammaticali)\b|"
-                 r"\b(?:parts? of speech|parti del discorso)\s+(?:different|diverse)\b|\bpos ambiguity\b")
+                 r"\b(?:parts? of speech|parti del discorso)\s+(?:different|diverse)\b|\bpos ambiguity\b|"
+                 r"\bambiguita di parte del discorso\b|\bpart-of-speech ambiguity\b")
 
 
 class Homograph(StandalonePattern):
@@ -78,8 +80,12 @@ class Homograph(StandalonePattern):
             slots.standalone = (self.label, {"kind": "pair", "pos": named_pos[:2]})
         elif re.search(SHARED, f):
             slots.standalone = (self.label, {"kind": "pos" if re.search(DIFFERENT_POS, f) else "shared"})
+        elif re.search(DIFFERENT_POS, f) and re.search(r"\b(?:forme|forms?|omograf\w*|homographs?)\b", f):
+            slots.standalone = (self.label, {"kind": "pos"})  # "forms that belong to lemmas of different POS"
         if slots.standalone and slots.standalone[0] == self.label:
             slots.pos, slots.word = None, None
+            if slots.count:  # "how many written forms are shared by several lemmas?"
+                slots.standalone = (self.label, {**slots.standalone[1], "count": True})
 
     def variants(self, facts: Facts) -> list[dict]:
         """The kinds the KB has an answer for, by its Lemma Bank facts (a sample may have no homograph)."""
@@ -99,9 +105,25 @@ class Homograph(StandalonePattern):
         for pair in (("noun", "verb"), ("noun", "adjective"), ("adjective", "adverb")):
             if any(set(pair) <= v for v in pos_of.values()):
                 out.append({"kind": "pair", "pos": list(pair)})
-        return out
+        return out + [{**v, "count": True} for v in out]
 
     def build(self, slots: dict, rng: random.Random):
+        """The list of one kind, or (``count``) how many there are: a whole-KB list is thousands of rows on
+        LiITA, its count one number."""
+        query, fragments, tags, mentions = self._list(slots)
+        if not slots.get("count"):
+            return query, fragments, tags, mentions
+        key = query.projection[0]  # the form or the lemma the list is of; its other columns are not counted
+        inner = Select([key], query.where, distinct=query.distinct, group_by=query.group_by, having=query.having)
+        counted = Select([(Call("COUNT", (key,), distinct=True), Var("count"))], Group([SubSelect(inner)]))
+        for f in fragments:
+            f.text = {lang: {register: [_as_count(lang, register, t) for t in texts]
+                             if register in ("plain", "ling", "tech") else texts
+                             for register, texts in by_register.items()}
+                      for lang, by_register in f.text.items()}
+        return counted, fragments, {**tags, "COUNT_ENTITIES": 0.9}, mentions
+
+    def _list(self, slots: dict):
         kind = slots["kind"]
         lemma, wr, pos = Var("lemma"), Var("wr"), Var("pos")
         in_bank = Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK))
@@ -165,12 +187,28 @@ class Homograph(StandalonePattern):
                  ["Which written forms belong to more than one lemma?", "Which written forms are shared by several lemmas?"],
                  "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli di più di un lemma (HAVING).",
                  "Group the Lemma Bank's ontolex:writtenRep and keep those of more than one lemma (HAVING).",
-                 ling=("Quali omografi (forme scritte di più lemmi) registra la Lemma Bank?",
-                       "Which homographs (written forms of several lemmas) does the Lemma Bank record?"))
+                 ling=("Quali omografi registra la Lemma Bank?", "Which homographs does the Lemma Bank record?"))
         return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
 
     def sparql_weight(self, f) -> float:
         return 0.0
+
+
+#: "Which …" made "how many …", per language (the list's own question words).
+_COUNT_WORDS = {"it": (("Quali forme", "Quante forme"), ("Quali lemmi", "Quanti lemmi"), ("Quali parole", "Quante parole"),
+                       ("Quali omografi", "Quanti omografi")),
+                "en": (("Which written forms", "How many written forms"), ("Which homograph", "How many homograph"),
+                       ("Which lemmas", "How many lemmas"), ("Which words", "How many words"))}
+
+
+def _as_count(lang: str, register: str, text: str) -> str:
+    """A list question asked as a count ("Quali lemmi …?" → "Quanti lemmi …?"); the technical text says "count"."""
+    if register == "tech":
+        return ("Conta i risultati: " if lang == "it" else "Count the results: ") + text[0].lower() + text[1:]
+    for which, how_many in _COUNT_WORDS[lang]:
+        if text.startswith(which):
+            return how_many + text[len(which):]
+    return text
 
 
 PATTERN = Homograph()
