@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Callable
 
@@ -411,6 +412,10 @@ class Composer:
         # built once per facts (a process reusing its facts reuses them; they depend on nothing else)
         self._standalone = {label: self.facts.derived(f"variants:{label}", p.variants)
                             for label, p in CATALOGUE.items() if isinstance(p, StandalonePattern)}
+        # written forms of two or more lemmas («avere» the verb and the noun): a question that names one
+        # cannot say which lemma it means, so no such form is named
+        spelled = Counter(self.facts.labels.values())
+        self._homographs = {form for form, n in spelled.items() if n > 1}
 
     def _ok(self, label: str) -> bool:
         # a pattern of kind "built" (how a query is built, e.g. the SERVICE join) is never filtered out
@@ -435,7 +440,8 @@ class Composer:
             return None
         for lemma in rng.sample(smallest, min(len(smallest), 60)):
             if lemma in self.facts.labels and all(CATALOGUE[lab].applicable(self.facts, lemma) for lab in labels) \
-                    and (not named or askable(self.facts.labels[lemma])):
+                    and (not named or (askable(self.facts.labels[lemma])
+                                       and self.facts.labels[lemma] not in self._homographs)):
                 return lemma
         return None
 
