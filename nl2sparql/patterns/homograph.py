@@ -29,7 +29,7 @@ from .vocab import LILA, POS, POS_WORDS, local_name
 
 #: Homographs: one written form, several lemmas.
 SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spelling|written form)|"
-          r"spelled the same|written the same|scritt[ie] (?:allo stesso modo|uguali)|"
+          r"spelled the same|written the same|(?:scritt[ie]|si scrivono) (?:allo stesso modo|uguali)|"
           r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
           r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b|"
           r"(?:shared by|condivis[aeio] da|correspond\w* to|corrispond\w* a|belong\w* to|have|has|hanno|with|con)\s+"

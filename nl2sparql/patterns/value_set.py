@@ -92,6 +92,8 @@ class ValueSet(StandalonePattern):
         if slots.standalone or slots.word or slots.quoted or slots.affixes or slots.relation or slots.dialects \
                 or slots.emotions or slots.polarity:
             return
+        if slots.pos and re.search(r"\b(?:also show|mostra anche|with their|con le loro|con i loro)\b", text.folded):
+            return  # "the adverbs, also show their emotions": lemmas with a facet, not a vocabulary
         f = text.folded
         if re.search(PER_FACET, f) or re.search(r"\b(?:distribu\w*|per ciascun\w*|for each|per ogni)\b", f):
             return  # counts of lemmas per value: DISTRIBUTION / COUNT_ENTITIES

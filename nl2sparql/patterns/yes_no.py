@@ -31,7 +31,7 @@ YES_NO_START = (r"^\s*(?:is|are|does|do|did|has|have|can|could|was|were)\b|"
 #: Words that make a question ask for something other than yes or no.
 ASKS_FOR = (r"^\s*(?:come|che|in che|di che|a che)\b|"
             r"\b(?:quale|quali|qual|chi|cosa|che cosa|quant\w*|dove|perche|mostra\w*|elenca|dammi|dimmi|"
-            r"trova|mostri|puoi|potresti|vorrei|which|what|who|how|where|why|list|show|give|tell|find)\b")
+            r"trova|mostri|puoi|potresti|vorrei|elenchi|which|what|who|how|where|why|list|show|give|tell|find)\b")
 #: A verb that states something of the word (an Italian yes/no question is a statement with a question mark).
 STATES = (r"(?:^|\s)(?:è|sono|ha|hanno|esprime|esprimono|evoca|evocano|trasmette|significa|indica|appartiene|fa|"
           r"fanno|esiste|si traduce|deriva)(?=\s|$)")

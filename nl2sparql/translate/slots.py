@@ -150,7 +150,7 @@ def _named_word(text: Text, slots: Slots) -> None:
         for m in re.finditer(pattern, text.folded):
             if quoted_left and not is_quoted(m):
                 continue  # "le forme del congiuntivo di «essere»": a quoted word is the one named
-            if re.match(r"\s+del discorso\b|\s+of speech\b", text.folded[m.end():]):
+            if re.match(r"(?:\s+\w+)?\s+(?:del discorso|of speech)\b", text.folded[m.end():]):
                 continue  # "parti del discorso": the vocabulary, not a word
             if ok_word(text.raw(m)) and not _closed_word(text.raw(m)):
                 slots.word = text.value(m)
