@@ -64,7 +64,7 @@ def compatible(labels) -> bool:
 #: «lemmi», for lemmas (README, "Words and lemmas").
 WORDS, LEMMAS = "words", "lemmas"
 #: A word of the Italian Lemma Bank: one of its lemmas, or a hypolemma of one.
-IN_BANK_AS_WORD = Path("alt", (IRI.of("dcterms:isPartOf"), Path("seq", (IRI.of("lila:isHypolemma"),
+IN_BANK_AS_WORD = Path("alt", (IRI.of("dcterms:isPartOf"), Path("seq", (Path("+", (IRI.of("lila:isHypolemma"),)),
                                                                          IRI.of("dcterms:isPartOf")))))
 
 
@@ -72,7 +72,7 @@ def start_frame(shape: str, word: str | list[str] | None = None, units: str = WO
     """A frame with the focus lemma, a word of the Italian Lemma Bank (and the word filter: one named word, or
     a list of them, whose rows say which word each is about).
 
-    ``?lemma (dcterms:isPartOf|lila:isHypolemma/dcterms:isPartOf) <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr``
+    ``?lemma (dcterms:isPartOf|lila:isHypolemma+/dcterms:isPartOf) <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr``
     (``units`` ``lemmas``: ``dcterms:isPartOf`` alone): the dialect lemma banks' lemmas are ``lila:Lemma`` too,
     so the class alone would let Sicilian and Parmigiano lemmas into "Italian nouns". A list or a count reads
     each lemma by its own written form, the one its ``rdfs:label`` gives: a lemma's other written reps are
