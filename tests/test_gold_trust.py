@@ -83,20 +83,23 @@ def _labels(kb, where: str) -> set[str]:
     return set(column(kb, query))
 
 
-def test_a_list_gives_lemmas_not_their_abbreviations(sample_kb):
-    """«a.» (of *anno* and *altezza*), «h», «dott.» are written reps of sample nouns, not words of their own."""
+def test_a_list_shows_every_written_form_and_a_count_counts_lemmas(sample_kb):
+    """«a.» (of *anno* and *altezza*), «h», «dott.» are written reps of sample nouns: a list shows them next to
+    the lemmas' own forms, as people's queries do; a count counts each lemma once."""
     answer = column(sample_kb, built("list", [("POS_FILTER", {"pos": "noun"})]))
-    assert {"anno", "altezza", "dottore"} <= set(answer)
-    assert not {"a.", "h", "dott."} & set(answer)
-    assert set(answer) == _labels(sample_kb, "?lemma lila:hasPOS lila:noun .")
+    labels = _labels(sample_kb, "?lemma lila:hasPOS lila:noun .")
+    assert {"anno", "altezza", "dottore"} <= set(answer) and {"a.", "h", "dott."} <= set(answer)
+    assert labels <= set(answer)
+    count = sample_kb.execute(built("count", [("POS_FILTER", {"pos": "noun"})])).rows[0][0].value
+    assert int(count) == len(labels)
 
 
 @pytest.mark.mirror
-def test_a_mirror_list_gives_each_lemma_by_its_label(mirror_kb):
+def test_a_mirror_list_gives_every_lemma(mirror_kb):
     answer = column(mirror_kb, built("list", [("EMOTION_LEXICON", {"mode": "constraint", "emotion": "Fiducia"}),
                                               ("POS_FILTER", {"pos": "noun"})]))
-    assert set(answer) == _labels(mirror_kb, "?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Fiducia . "
-                                             "?lemma lila:hasPOS lila:noun .")
+    assert _labels(mirror_kb, "?e ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Fiducia . "
+                              "?lemma lila:hasPOS lila:noun .") <= set(answer)
 
 
 @pytest.mark.mirror

@@ -103,7 +103,7 @@ class Aggregate(StandalonePattern):
     def build(self, slots: dict, rng: random.Random):
         steps = [tuple(s) for s in slots.get("steps") or []]
         op, by, group = slots["op"], slots["by"], slots.get("group")
-        frame = constrained(steps, "list", rng=rng)
+        frame = constrained(steps, "list", rng=rng, by_label=True)
         value, aggregated = add_measure(frame, by)
         key = _grouping(frame, group)
         keys = [frame.lemma] + ([key] if key else [])

@@ -77,12 +77,14 @@ def written(facts: Facts, lemma: str) -> str | None:
     return rows[0][0] if rows else None
 
 
-def constrained(steps, shape: str = "list", word: str | None = None, rng: random.Random | None = None) -> Frame:
-    """A frame with the catalogue's blocks for ``steps`` (``(label, build slots)`` pairs) built on it."""
+def constrained(steps, shape: str = "list", word: str | None = None, rng: random.Random | None = None,
+                by_label: bool | None = None) -> Frame:
+    """A frame with the catalogue's blocks for ``steps`` (``(label, build slots)`` pairs) built on it
+    (``by_label``: see :func:`~.compose.start_frame`)."""
     from .catalogue import CATALOGUE  # the catalogue discovers this package's modules: import it late
     from .compose import start_frame
     rng = rng or random.Random(0)
-    frame = start_frame(shape, word)
+    frame = start_frame(shape, word, by_label=by_label)
     for label, values in steps:
         CATALOGUE[label].build(frame, dict(values), rng)
     return frame

@@ -68,16 +68,20 @@ IN_BANK_AS_WORD = Path("alt", (IRI.of("dcterms:isPartOf"), Path("seq", (Path("+"
                                                                          IRI.of("dcterms:isPartOf")))))
 
 
-def start_frame(shape: str, word: str | list[str] | None = None, units: str = WORDS) -> Frame:
+def start_frame(shape: str, word: str | list[str] | None = None, units: str = WORDS,
+                by_label: bool | None = None) -> Frame:
     """A frame with the focus lemma, a word of the Italian Lemma Bank (and the word filter: one named word, or
     a list of them, whose rows say which word each is about).
 
     ``?lemma (dcterms:isPartOf|lila:isHypolemma+/dcterms:isPartOf) <…/lemma/LemmaBank> ; ontolex:writtenRep ?wr``
     (``units`` ``lemmas``: ``dcterms:isPartOf`` alone): the dialect lemma banks' lemmas are ``lila:Lemma`` too,
-    so the class alone would let Sicilian and Parmigiano lemmas into "Italian nouns". A list or a count reads
-    each lemma by its own written form, the one its ``rdfs:label`` gives: a lemma's other written reps are
-    abbreviations («a.», «cav.»), variant and archaic spellings («sono» of *suono*), never listed or
-    string-tested as words of their own. A named word matches any written rep LiITA records (one may ask
+    so the class alone would let Sicilian and Parmigiano lemmas into "Italian nouns". A count (and whatever
+    is built on it) reads each lemma by its own written form, the one its ``rdfs:label`` gives, so a lemma's
+    other written reps (abbreviations «a.», «cav.», variant and archaic spellings «giuoco») never count
+    twice. A list shows every written form LiITA records for its lemmas, as people's own queries do (on our
+    held-out questions written by people, listing the label alone lost 11 of 159 answers); ``by_label``: a
+    list read by label all the same (a ranking or an aggregate over lemmas, where «a.» must not win with the
+    senses of every lemma it abbreviates). A named word matches any written rep LiITA records (one may ask
     about «giuoco»).
     """
     frame = Frame(shape=shape, units=units)
@@ -88,7 +92,7 @@ def start_frame(shape: str, word: str | list[str] | None = None, units: str = WO
         frame.slot("word", ", ".join(words))
     member = IN_BANK_AS_WORD if units == WORDS else IRI.of("dcterms:isPartOf")
     frame.written = [Triple(frame.lemma, IRI.of("ontolex:writtenRep"), frame.wr)]
-    if shape != "word":
+    if by_label if by_label is not None else shape not in ("word", "list"):
         label = frame.fresh("label")
         frame.written += [Triple(frame.lemma, IRI.of("rdfs:label"), label), Filter(eq(str_(frame.wr), str_(label)))]
     frame.base = [Triple(frame.lemma, member, IRI(LEMMA_BANK)), *frame.written]

@@ -82,7 +82,7 @@ class Ranking(StandalonePattern):
     def build(self, slots: dict, rng: random.Random):
         steps = [tuple(s) for s in slots.get("steps") or []]
         by, direction, n = slots["by"], slots.get("direction", "desc"), int(slots.get("n") or 1)
-        frame = constrained(steps, "list", rng=rng)
+        frame = constrained(steps, "list", rng=rng, by_label=True)
         value, aggregated = add_measure(frame, by)
         if n == 1:
             query = _extreme(frame, value, aggregated, steps, by, direction)
@@ -179,7 +179,7 @@ def _extreme(frame, value, aggregated: bool, steps, by: str, direction: str) -> 
 
     A measure that aggregates (the number of senses) is computed per lemma in a sub-select first.
     """
-    inner = constrained(steps, "list", rng=random.Random(0))
+    inner = constrained(steps, "list", rng=random.Random(0), by_label=True)
     inner_value, _ = add_measure(inner, by)
     extreme, pick = Var("extreme"), "MAX" if direction == "desc" else "MIN"
     if not aggregated:
