@@ -477,7 +477,7 @@ class Composer:
         return labels
 
     def _matching(self, label: str, slots: dict) -> set[str] | None:
-        key = (label, tuple(sorted(slots.items())))
+        key = (label, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in slots.items())))
         if key not in self._match_cache:
             self._match_cache[key] = CATALOGUE[label].matching(self.facts, slots)
         return self._match_cache[key]
