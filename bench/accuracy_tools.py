@@ -95,3 +95,33 @@ def load_translator(**kw):
     start = time.perf_counter()
     translator = Translator(**kw)
     return translator, time.perf_counter() - start
+
+
+#: Confidence bins of the reliability table: ``[lo, hi)`` (the last one includes 1.0).
+CONFIDENCE_BINS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 0.9), (0.9, 1.0))
+
+
+def calibration_lines(items: Sequence[dict], right: str = "strict") -> list[str]:
+    """What an agent's confidence is worth, over per-item records with ``confidence``, ``verified``,
+    ``attempts`` and a ``right`` flag (strict by default): the "verified but wrong" share, the
+    accuracy at confidence ≥ 0.8, and the reliability table (confidence bins against accuracy)."""
+    n = len(items)
+    if not n:
+        return ["no items"]
+    verified = [i for i in items if i.get("verified")]
+    wrong = [i for i in verified if not i[right]]
+    high = [i for i in items if i["confidence"] >= 0.8]
+    attempts = [i.get("attempts", 0) for i in items]
+    lines = [f"verified {len(verified)}/{n}; verified but wrong {len(wrong)}/{len(verified) or 1} = "
+             f"{100 * len(wrong) / (len(verified) or 1):.1f} %; unverified answers right "
+             f"{sum(i[right] for i in items if not i.get('verified'))}/{n - len(verified)}",
+             f"confidence >= 0.8: {sum(i[right] for i in high)}/{len(high)} right = "
+             f"{100 * sum(i[right] for i in high) / (len(high) or 1):.1f} %; "
+             f"attempts per question: mean {statistics.mean(attempts):.2f}, max {max(attempts)}",
+             "| confidence | n | right | accuracy |", "|---|---|---|---|"]
+    for lo, hi in CONFIDENCE_BINS:
+        inside = [i for i in items if lo <= i["confidence"] < hi or (hi == 1.0 and i["confidence"] == 1.0)]
+        share = f"{100 * sum(i[right] for i in inside) / len(inside):.1f} %" if inside else "-"
+        lines.append(f"| [{lo:.1f}, {hi:.1f}{']' if hi == 1.0 else ')'} | {len(inside)} | "
+                     f"{sum(i[right] for i in inside)} | {share} |")
+    return lines

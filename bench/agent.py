@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
 import heldout_eval  # noqa: E402
-from accuracy_tools import percentile_ms  # noqa: E402
+from accuracy_tools import calibration_lines, percentile_ms  # noqa: E402
 from nl2sparql import api  # noqa: E402
 from nl2sparql.errors import Nl2SparqlError  # noqa: E402
 from nl2sparql.fileio import atomic_write_text  # noqa: E402
@@ -58,7 +58,13 @@ class AgentAsker:
             "attempts": len(result.attempts), "verdicts": [a["verdict"] for a in result.attempts],
             "fallback": result.final.get("fallback"), "first_ok": bool(result.attempts)
             and result.attempts[0]["verdict"] == "ok" and result.final.get("attempt") == 1,
-            "queries": len(result.queries), "ms": round(ms, 2)}
+            "queries": len(result.queries), "ms": round(ms, 2), "confidence": result.confidence,
+            "verified": verified(result.final)}
+
+
+def verified(final: dict) -> bool:
+    """True when the agent says its answer was checked against the question (not a fallback)."""
+    return final.get("verdict") == "ok" and not final.get("fallback")
 
 
 def summary(out: dict) -> None:
@@ -74,6 +80,8 @@ def summary(out: dict) -> None:
     print(f"latency: p50 {percentile_ms(all_ms, 0.5):.1f} ms, p95 {percentile_ms(all_ms, 0.95):.1f} ms over "
           f"{len(all_ms)}; first candidate verified ({len(first)}): p50 {percentile_ms(first, 0.5):.1f} ms "
           "(shared machine)")
+    for line in calibration_lines(items):
+        print(line)
     misses = [i for i in items if not i["strict"]]
     print("strict misses by class and error: " + ", ".join(
         f"{c}/{e} {n}" for (c, e), n in sorted(Counter((i["class"], i["error"]) for i in misses).items())))

@@ -19,6 +19,7 @@ Usage::
     .venv/bin/python bench/reference_eval.py                         # store: cache/bench-mirror-store or cache/test-mirror-store-*
     .venv/bin/python bench/reference_eval.py --store DIR --timeout 20
     .venv/bin/python bench/reference_eval.py --limit 20              # the first 20 kept examples only (a quick look)
+    .venv/bin/python bench/reference_eval.py --agent                 # the offline agent, with its confidence table
 
 Build a store once with ``nl2sparql-gen kb load ../shared/liita/mirror/*.nq.gz --store DIR``, or
 let the script build ``cache/bench-mirror-store`` (about a minute).
@@ -43,7 +44,7 @@ PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 #: The phrasings issue 24 measures: the reference's own ``nl`` and its generic and linguist variants.
 HEADLINE = ("nl", "generic", "linguist")
 
-from accuracy_tools import MemoKB, accuracy_line, load_translator, miss_line  # noqa: E402
+from accuracy_tools import MemoKB, accuracy_line, calibration_lines, load_translator, miss_line, percentile_ms  # noqa: E402
 from translate import find_store  # noqa: E402  (bench/translate.py: the mirror store, built if missing)
 from nl2sparql.errors import Nl2SparqlError  # noqa: E402
 from nl2sparql.fileio import atomic_write_text  # noqa: E402
@@ -136,7 +137,12 @@ def run(args) -> None:
     select_s = time.perf_counter() - start
     evaluated = [ex for ex in kept if not args.ids or str(ex.get("id")) in args.ids]
     evaluated = evaluated[:args.limit] if args.limit else evaluated
-    translator, load_s = load_translator(kb=kb)  # English words map to the lemmas of the KB scored on
+    if args.agent:
+        from agent import AgentAsker  # bench/agent.py: the offline agent with what it reports per answer
+        asker = AgentAsker(kb, args.max_attempts)
+        load_s = asker.load_s
+    else:
+        translator, load_s = load_translator(kb=kb)  # English words map to the lemmas of the KB scored on
     by_persona, by_pattern, by_source = defaultdict(list), defaultdict(list), defaultdict(list)
     relaxed_errors, items = defaultdict(list), []
     same_as_nl = 0
@@ -148,9 +154,14 @@ def run(args) -> None:
         for persona, question in asked:
             if args.personas and persona not in args.personas:
                 continue
+            how: dict = {}
             try:
-                result = translator.translate(question)
-                sparql, source = result.sparql, result.source
+                if args.agent:
+                    sparql, how = asker.ask(question, "")
+                    source = how["source"]
+                else:
+                    result = translator.translate(question)
+                    sparql, source = result.sparql, result.source
             except Nl2SparqlError:
                 sparql, source = "", "error"
             score = scorer.score(ex["sparql"], sparql or None, str(ex.get("id")))
@@ -165,7 +176,7 @@ def run(args) -> None:
             relaxed_errors[persona].append(relaxed_error)
             items.append({"id": ex.get("id"), "persona": persona, "source": source, "strict": score.strict,
                           "relaxed": score.relaxed, "error": score.error, "relaxed_error": relaxed_error,
-                          "detail": score.detail, "sparql": sparql})
+                          "detail": score.detail, "sparql": sparql, **how})
     run_s = time.perf_counter() - start
     print(f"# bench/reference_eval.py: {len(examples)} reference examples, store {store}, timeout {args.timeout:g} s; "
           f"Python {platform.python_version()}")
@@ -188,6 +199,11 @@ def run(args) -> None:
     print(f"by reference pattern label (weight >= {PATTERN_THRESHOLD}; 'nl' only):")
     for label in sorted(by_pattern):
         print(accuracy_line(f"  {label}", by_pattern[label], 24))
+    if args.agent:
+        headline_items = [i for i in items if i["persona"] in HEADLINE]
+        print(f"agent, {'+'.join(HEADLINE)}: p50 {percentile_ms([i['ms'] / 1000 for i in headline_items], 0.5):.0f} ms")
+        for line in calibration_lines(headline_items):
+            print(line)
     memo.save()
     if args.json:
         atomic_write_text(args.json, json.dumps({"kept": len(kept), "evaluated": len(evaluated), "items": items}, indent=1) + "\n")
@@ -205,9 +221,13 @@ def main() -> None:
                         help="score only these example ids (comma-separated)")
     parser.add_argument("--personas", type=lambda v: set(v.split(",")), default=set(),
                         help="translate only these phrasings (comma-separated: nl, generic, linguist, ...)")
-    parser.add_argument("--json", type=Path, default=OUT / "reference_eval.json",
-                        help="per-item verdicts, ids only (default bench/out/reference_eval.json)")
+    parser.add_argument("--agent", action="store_true", help="the offline agent instead of the translator "
+                        "(adds its confidence table over the headline phrasings)")
+    parser.add_argument("--max-attempts", type=int, default=3, help="the agent's attempts (with --agent)")
+    parser.add_argument("--json", type=Path, help="per-item verdicts, ids only "
+                        "(default bench/out/reference_eval.json; with --agent reference_agent.json)")
     args = parser.parse_args()
+    args.json = args.json or OUT / ("reference_agent.json" if args.agent else "reference_eval.json")
     try:
         run(args)
     except Nl2SparqlError as exc:

@@ -36,6 +36,8 @@ def server_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
     """A small, explicit environment for a server process (no KB or LLM settings leak in from the caller)."""
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
            "NL2SPARQL_LLM_CACHE": "off", "NL2SPARQL_CACHE": str(REPO / "cache"), "PYTHONUNBUFFERED": "1"}
+    if os.environ.get("PYTHONPATH"):  # a checkout run from a shared environment: the server imports the same code
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     env.update(extra or {})
     return env
 

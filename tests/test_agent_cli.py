@@ -12,7 +12,7 @@ from nl2sparql.cli.main import app
 
 runner = CliRunner()
 #: A question whose first query finds nothing: «spaventato» is a hypolemma, which the agent explores to.
-QUESTION = "Quali emozioni esprime «spaventato»?"
+QUESTION = "What is the Italian for the Sicilian word 'scantu'?"
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +35,8 @@ def test_agent_shows_the_trace_the_query_the_attempts_and_the_rows():
     result = runner.invoke(app, ["agent", QUESTION])
     assert result.exit_code == 0, result.output
     out = result.output
-    for piece in ("analyze", "explore", "'spaventato' is in: hypolemma", "explore:hypolemma-lemma",
-                  "confidence 0.57", "Attempts", "emotionLabel"):
+    for piece in ("analyze", "explore", "'scantu' is in:", "explore:dialect",
+                  "confidence 0.", "verified", "Attempts", "?wr"):
         assert piece in out
 
 
@@ -52,7 +52,7 @@ def test_agent_json_and_json_stream():
     full = runner.invoke(app, ["agent", "--json", QUESTION])
     assert full.exit_code == 0, full.output
     data = json.loads(full.output)
-    assert data["final"]["source"] == "explore:hypolemma-lemma" and data["rows"]["variables"] == ["emotionLabel"]
+    assert data["final"]["source"] == "explore:dialect" and data["rows"]["variables"] == ["wr"]
     assert [q["attempt"] for q in data["queries"]][-1] == 2
     streamed = runner.invoke(app, ["agent", "--stream", "--json", QUESTION])
     steps = [json.loads(line) for line in streamed.output.splitlines()]

@@ -1,6 +1,7 @@
 """The agent with an LLM: the scripted chat-completions server on 127.0.0.1, the real SDK client.
 
-The fast tier reads and plans, the default tier writes; the same graph as offline. The
+The translator reads the question (one reading, with or without an LLM), the fast tier plans and
+the default tier writes; the same graph as offline. The
 server answers by the system prompt of each request, so the tests see which tier asked
 what, and what reached the generator (sub-tasks, failed attempts, exploration findings).
 """
@@ -21,7 +22,6 @@ FEAR = PROLOGUE + ("SELECT DISTINCT ?wr WHERE {\n  ?e ontolex:canonicalForm ?lem
                    "  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .\n}")
 NOTHING = PROLOGUE + 'SELECT ?wr WHERE { VALUES ?wr { "qwzx"@it } ?l a lila:Lemma ; ontolex:writtenRep ?wr . }'
 QUESTION = "Quali parole esprimono paura?"
-READING = json.dumps({"form": "list", "wants_iri": False, "words": []})
 PLAN = json.dumps({"subtasks": ["entries with elita:HasEmotion elita:Paura", "their lemmas' written forms"]})
 ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NL2SPARQL_LLM_MODEL", "NL2SPARQL_LLM_FAST_MODEL",
             "NL2SPARQL_LLM_CONFIG", "NL2SPARQL_LLM_CACHE")
@@ -39,14 +39,14 @@ def llm_env(fake_llm, monkeypatch, tmp_path):
 
 
 def script(server, *queries: str) -> None:
-    """Reading and plan for the fast tier; the default tier answers ``queries`` in turn (then the last)."""
+    """The plan for the fast tier; the default tier answers ``queries`` in turn (then the last)."""
     answers = list(queries)
 
     def write(_request):
         text = answers.pop(0) if len(answers) > 1 else answers[0]
         return f"Here it is:\n```sparql\n{text}\n```"
 
-    server.handler = reply_by_content([(r"You read questions", READING), (r"You plan SPARQL", PLAN),
+    server.handler = reply_by_content([(r"You plan SPARQL", PLAN),
                                        (r"You translate questions about LiITA", write)])
 
 
@@ -54,21 +54,21 @@ def requests_by_tier(server):
     return [(r.json["model"], r.json["messages"]) for r in server.requests]
 
 
-def test_same_graph_with_the_llm_fast_tier_reads_and_plans(llm_env, sample_kb):
+def test_same_graph_with_the_llm_fast_tier_plans(llm_env, sample_kb):
     script(llm_env, FEAR)
     result = api.agent(QUESTION, mode="llm", kb=sample_kb)
     assert result.final["source"] == "llm" and result.final["attempt"] == 1 and result.mode == "llm"
     models = [m for m, _ in requests_by_tier(llm_env)]
-    assert models == [FAST, FAST, "fake-model"]
-    assert result.analysis["read_by"] == "llm" and result.plan["source"] == "llm"
-    assert result.rows.count == api.execute(FEAR, kb=sample_kb).count
-    assert result.llm["usage"]["calls"] == 3
+    assert models == [FAST, "fake-model"]  # the question is read once, by the translator's reader
+    assert result.analysis["slots"]["emotions"] == ["Paura"] and result.plan["source"] == "llm"
+    assert result.rows.count == api.execute(FEAR, kb=sample_kb).count and result.final["verified"]
+    assert result.llm["usage"]["calls"] == 2
 
 
 def test_plan_subtasks_examples_and_question_reach_the_generator(llm_env, sample_kb):
     script(llm_env, FEAR)
     api.agent(QUESTION, mode="llm", kb=sample_kb)
-    system, user = requests_by_tier(llm_env)[2][1]
+    system, user = requests_by_tier(llm_env)[1][1]
     assert "You translate questions about LiITA" in system["content"] and "EMOTION_LEXICON" in system["content"]
     assert "1. entries with elita:HasEmotion elita:Paura" in user["content"]
     assert "2. their lemmas' written forms" in user["content"]
@@ -81,19 +81,29 @@ def test_failed_attempts_and_findings_go_back_to_the_generator(llm_env, sample_k
     result = api.agent(QUESTION, mode="llm", kb=sample_kb)
     assert [a["verdict"] for a in result.attempts] == ["empty", "ok"]
     assert [t["node"] for t in result.trace].count("explore") == 1
-    second = requests_by_tier(llm_env)[3][1][1]["content"]
+    second = requests_by_tier(llm_env)[2][1][1]["content"]
     assert "Earlier attempts that did not answer" in second and '"qwzx"@it' in second
     assert "the query returns no rows" in second
     assert "What exploring the knowledge base found" in second
 
 
+def test_the_llm_query_is_put_in_the_form_the_reading_asks(llm_env, sample_kb):
+    per_lemma = PROLOGUE + ("SELECT ?wr (COUNT(DISTINCT ?e) AS ?entries) WHERE {\n  ?e ontolex:canonicalForm ?lemma ; "
+                            "elita:HasEmotion elita:Paura .\n  ?lemma ontolex:writtenRep ?wr .\n} GROUP BY ?wr\n")
+    script(llm_env, per_lemma)
+    result = api.agent("Quante parole esprimono paura?", mode="llm", kb=sample_kb)
+    attempt = result.attempts[0]  # a count of the groups, since the question asks how many
+    assert attempt["source"] == "llm" and "COUNT(*)" in attempt["sparql"] and attempt["shaped"]
+    assert result.rows.values() == [[str(api.execute(per_lemma, kb=sample_kb).count)]]
+
+
 def test_an_unusable_llm_answer_falls_back_to_the_offline_candidates(llm_env, sample_kb):
-    llm_env.handler = reply_by_content([(r"You read questions", "not json"), (r"You plan SPARQL", error(400)),
+    llm_env.handler = reply_by_content([(r"You plan SPARQL", error(400)),
                                         (r"You translate questions about LiITA", "I cannot write SPARQL.")])
     result = api.agent(QUESTION, mode="llm", kb=sample_kb)
     assert result.final["source"] == "catalogue" and result.final["verdict"] == "ok"
     summaries = " ".join(t["summary"] for t in result.trace)
-    assert "kept the catalogue's reading" in summaries and "kept the catalogue's plan" in summaries
+    assert "kept the catalogue's plan" in summaries
     assert "holds no SPARQL" in summaries
 
 
@@ -102,7 +112,7 @@ def test_no_secret_reaches_the_state_or_the_checkpoint(llm_env, sample_kb, tmp_p
     db = tmp_path / "llm.sqlite"
     result = api.agent(QUESTION, mode="llm", kb=sample_kb, checkpoint=db, thread="secret")
     text = json.dumps(result.to_dict())
-    assert FAKE_KEY not in text and result.llm["usage"]["calls"] >= 4
+    assert FAKE_KEY not in text and result.llm["usage"]["calls"] >= 3
     for path in tmp_path.glob("llm.sqlite*"):
         assert FAKE_KEY.encode() not in path.read_bytes()
     assert any(r.headers.get("authorization") == f"Bearer {FAKE_KEY}" for r in llm_env.requests)

@@ -11,7 +11,7 @@ import pytest
 
 from nl2sparql import api
 from nl2sparql.agent import fixes, rewrite
-from nl2sparql.agent.query import is_count, projection, subject_vars, uses_word
+from nl2sparql.agent.query import is_count, projection
 from nl2sparql.namespaces import COMPLIT_SERVICE
 from nl2sparql.paths import data_dir
 from nl2sparql.sparql.lexer import tokenize
@@ -125,25 +125,18 @@ LIST = P + ('SELECT DISTINCT ?lemma ?wr WHERE {\n  ?e elita:HasEmotion elita:Pau
             '  ?lemma a lila:Lemma ; ontolex:writtenRep ?wr .\n}\nORDER BY ?wr ?lemma\n')
 
 
-def test_projection_and_iri_columns():
+def test_projection():
     assert projection(LIST) == ["lemma", "wr"]
-    assert "lemma" in subject_vars(LIST) and "wr" not in subject_vars(LIST)
-    dropped = rewrite.drop_columns(LIST, {"lemma"})
-    assert projection(dropped) == ["wr"] and parses(dropped)
-    assert rewrite.drop_columns(LIST, {"lemma", "wr"}) is None  # nothing would be left
+    assert projection(LIST.replace("SELECT DISTINCT ?lemma ?wr", "SELECT (COUNT(*) AS ?n)")) == ["n"]
 
 
-def test_ask_count_and_anchor_keep_the_meaning(sample_kb):
+def test_ask_and_count_keep_the_meaning(sample_kb):
     n = len(rows(sample_kb, LIST))
     assert api.execute(rewrite.to_ask(LIST), kb=sample_kb).boolean is True
     assert rows(sample_kb, rewrite.to_count(LIST)) == [[str(n)]]
     grouped = LIST.replace("SELECT DISTINCT ?lemma ?wr", "SELECT ?wr (COUNT(?e) AS ?n)").replace(
         "ORDER BY ?wr ?lemma", "GROUP BY ?wr")
     assert is_count(rewrite.to_count(grouped)) and rewrite.to_count(rewrite.to_count(grouped)) is None
-    word = rows(sample_kb, LIST)[0][1]
-    anchored = rewrite.anchor_word(LIST, "wr", word)
-    assert len(rows(sample_kb, anchored)) == 1
-    assert rewrite.anchor_word(anchored, "wr", word) is None  # VALUES already there
 
 
 # -- anchors explore moves ------------------------------------------------------------------------------------
@@ -175,15 +168,3 @@ def test_a_hypolemma_anchor(sample_kb):
     assert len(rows(sample_kb, as_hypo)) == len(elita[hypo["hypolemma"]]["emotions"].split("|"))
     via_lemma = rewrite.lemma_of_hypolemma(query, hypo["hypolemma"])
     assert "lila:isHypolemma ?lemma" in via_lemma and parses(via_lemma)
-
-
-def test_a_named_word_the_query_left_out_is_anchored(sample_kb):
-    graphs = P + "SELECT DISTINCT ?g WHERE {\n  GRAPH ?g {\n    ?s a lila:Lemma ; lila:hasPOS ?pos .\n  }\n}\n"
-    word = next(r["lemma"] for r in table("siciliano_lemmas.tsv") if r["lemma"] in
-                {x["lemma"] for x in table("lemmas.tsv")})  # a word that is both Italian and Sicilian
-    assert not uses_word(graphs, word)
-    anchored = rewrite.anchor_named(graphs, word)
-    assert uses_word(anchored, word) and parses(anchored)
-    assert sorted(g for (g,) in rows(sample_kb, anchored)) == ["http://liita.it/data", "http://liita.it/data/siciliano"]
-    assert "VALUES ?wr" in rewrite.anchor_named(LIST, word)  # the lemma's own written form when there is one
-    assert rewrite.anchor_named(P + "SELECT ?x WHERE { ?x a elita:Emotion }", word) is None

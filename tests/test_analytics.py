@@ -39,16 +39,21 @@ PAR = "<http://liita.it/data/id/DialettoParmigiano/lemma/LemmaBank>"
 
 TOP3_NEGATIVE_NOUNS = P + """SELECT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } ORDER BY ?v ?w LIMIT 3"""
-MOST_POSITIVE_JOY = P + """SELECT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
+# every word at the top (a tie is answered whole: on the sample, «amore» and «felicità» share the highest value)
+MOST_POSITIVE_JOY = P + """SELECT DISTINCT ?w WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Gioia .
-  ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } ORDER BY DESC(?v) ?w LIMIT 1"""
+  ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v .
+  { SELECT (MAX(?v2) AS ?top) WHERE { ?l2 dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> .
+    ?e2 ontolex:canonicalForm ?l2 ; elita:HasEmotion elita:Gioia .
+    ?s2 ontolex:canonicalForm ?l2 ; marl:hasPolarity ?c2 ; marl:hasPolarityValue ?v2 } }
+  FILTER(?v = ?top) } ORDER BY ?w"""
 TOP4_SENSES = P + f"""SELECT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w . ?x ontolex:canonicalForm ?l .
   {C} {{ ?x ontolex:sense ?s }} }} GROUP BY ?w ORDER BY DESC(COUNT(DISTINCT ?s)) ?w LIMIT 4"""
 AVG_SAD_NOUNS = P + """SELECT (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?v WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Tristezza .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } }"""
 AVG_PER_EMOTION = P + """SELECT ?emo (AVG(?v) AS ?a) WHERE { { SELECT DISTINCT ?l ?emo ?v WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> .
-  ?e ontolex:canonicalForm ?l ; elita:HasEmotion ?emo .
+  ?e ontolex:canonicalForm ?l ; elita:HasEmotion ?emo . ?emo a elita:Emotion .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v } } } GROUP BY ?emo"""
 MAX_LOVE = P + """SELECT (MAX(?v) AS ?m) WHERE { ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> . ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Amore .
   ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c ; marl:hasPolarityValue ?v }"""
@@ -65,7 +70,7 @@ SICILIAN_NOT_PARMIGIANO = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartO
   ?dl dcterms:isPartOf {SIC} ; ontolex:writtenRep ?t .
   FILTER NOT EXISTS {{ ?j ontolex:canonicalForm ?l ; vartrans:translatableAs ?p . ?p ontolex:canonicalForm ?pl .
                        ?pl dcterms:isPartOf {PAR} }} }}"""
-FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
+FEAR_NO_SICILIAN = P + f"""SELECT DISTINCT ?w WHERE {{ ?l (dcterms:isPartOf|lila:isHypolemma/dcterms:isPartOf) <http://liita.it/data/id/lemma/LemmaBank> ; ontolex:writtenRep ?w .
   ?e ontolex:canonicalForm ?l ; elita:HasEmotion elita:Paura .
   FILTER NOT EXISTS {{ ?i ontolex:canonicalForm ?l ; vartrans:translatableAs ?d . ?d ontolex:canonicalForm ?dl .
                        ?dl dcterms:isPartOf {SIC} }} }}"""
@@ -159,7 +164,8 @@ def test_the_highest_value_is_an_aggregate_and_the_word_with_it_a_ranking(transl
     value = translator.translate("What is the highest Sentix polarity among the words expressing love?")
     word = translator.translate("Which word expressing love has the highest Sentix polarity?")
     assert "AGGREGATE" in value.patterns and "MAX(" in value.sparql
-    assert "RANKING" in word.patterns and "LIMIT 1" in word.sparql
+    assert "RANKING" in word.patterns and "MAX(" in word.sparql and "FILTER(?polarity = ?extreme)" in word.sparql
+    assert tag_query(word.sparql).get("RANKING") and "AGGREGATE" not in tag_query(word.sparql)
 
 
 def test_a_minimum_of_senses_is_no_ranking(translator):
@@ -201,7 +207,8 @@ def test_the_generator_draws_every_analytic_pattern_and_phrases_every_persona(dr
         if "YES_NO" in cand.labels:
             assert table.form == "ask" and cand.sparql.lstrip().split("\n")[-1].startswith("ASK") or "ASK {" in cand.sparql
         if "RANKING" in cand.labels or "COMPARISON" in cand.labels:
-            assert "ORDER BY" in cand.sparql and "LIMIT" in cand.sparql
+            # a cut of the order, or (one answer asked) every row at the extreme, ties included
+            assert "ORDER BY" in cand.sparql and ("LIMIT" in cand.sparql or "AS ?extreme" in cand.sparql)
         questions = realise_all(cand.fragment_objects(), cand.shape, random.Random(cand.cid), cand.word, cand.limit)
         for lang in ("it", "en"):
             for persona, text in questions[lang].items():

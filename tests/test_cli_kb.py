@@ -19,14 +19,14 @@ from test_kb_remote import SparqlServer, closed_port_url
 runner = CliRunner()
 
 SAMPLE_GRAPHS = {
-    "http://liita.it/data": 4625,
-    "http://w3id.org/elita": 870,
+    "http://liita.it/data": 4635,
+    "http://w3id.org/elita": 873,
     "http://liita.it/data/sentix": 579,
     "http://liita.it/data/parmigiano": 2095,
     "http://liita.it/data/siciliano": 2049,
     "http://liita.it/data/complit-links": 488,
     "http://liita.it/data/morphology": 4181,
-    COMPLIT_SERVICE: 5054,
+    COMPLIT_SERVICE: 5056,
 }
 CANE = "http://liita.it/data/id/lemma/800001"
 WR_QUERY = f"SELECT ?wr WHERE {{ <{CANE}> ontolex:writtenRep ?wr }}"
@@ -62,11 +62,11 @@ def test_info_json_lists_graphs_with_triple_counts():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["kb"] == "sample"
-    assert data["triples"] == 19941
+    assert data["triples"] == 19956
     assert {g["graph"]: g["triples"] for g in data["graphs"]} == SAMPLE_GRAPHS
     lemma_bank = next(g for g in data["graphs"] if g["graph"] == "http://liita.it/data")
-    assert lemma_bank["classes"]["http://lila-erc.eu/ontologies/lila/Lemma"] == 757
-    assert lemma_bank["properties"]["http://www.w3.org/ns/lemon/ontolex#writtenRep"] == 791
+    assert lemma_bank["classes"]["http://lila-erc.eu/ontologies/lila/Lemma"] == 758
+    assert lemma_bank["properties"]["http://www.w3.org/ns/lemon/ontolex#writtenRep"] == 796
     assert data["graphs"][-1]["graph"] == COMPLIT_SERVICE  # the service graph is listed last
 
 
@@ -74,10 +74,10 @@ def test_info_table():
     result = kb("info", "--top", "3")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "sample: 19,941 triples in 8 graphs" in out
+    assert "sample: 19,956 triples in 8 graphs" in out
     for graph, n in SAMPLE_GRAPHS.items():
         assert graph in out and f"{n:,}" in out
-    assert "Classes (top 3 of" in out and "lila:Lemma" in out and "1,045" in out
+    assert "Classes (top 3 of" in out and "lila:Lemma" in out and "1,046" in out
     assert "Properties (top 3 of" in out
 
 

@@ -23,7 +23,8 @@ P = ("PREFIX lila: <http://lila-erc.eu/ontologies/lila/>\nPREFIX ontolex: <http:
 # Gold queries written by hand for these tests (other variable names, other join order than the catalogue's);
 # an Italian lemma is one of the Lemma Bank (the dialect banks' lemmas are lila:Lemma too).
 NOUNS_PER_EMOTION = P + """SELECT ?e (COUNT(DISTINCT ?l) AS ?n) WHERE {
-  ?x elita:HasEmotion ?e ; ontolex:canonicalForm ?l . ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
+  ?x elita:HasEmotion ?e ; ontolex:canonicalForm ?l . ?e a elita:Emotion .
+  ?l dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; lila:hasPOS lila:noun ; ontolex:writtenRep ?w .
 } GROUP BY ?e"""
 FEAR_PER_POLARITY = P + """SELECT ?c (COUNT(DISTINCT ?l) AS ?n) WHERE {
   ?x elita:HasEmotion elita:Paura ; ontolex:canonicalForm ?l . ?s ontolex:canonicalForm ?l ; marl:hasPolarity ?c .

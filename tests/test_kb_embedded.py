@@ -232,7 +232,7 @@ def test_runaway_query_is_stopped_at_its_timeout(sample_kb):
     assert 1.4 <= time.monotonic() - start < 1.5 + 2.0
     # the killed worker was replaced: the KB still answers
     assert sample_kb.ask(f"ASK {{ <{CANE}> a lila:Lemma }}")
-    assert count(sample_kb, "?l a lila:Lemma") == 757 + 150 + 138
+    assert count(sample_kb, "?l a lila:Lemma") == 758 + 150 + 138
 
 
 def test_limits_default_timeout_applies():
@@ -253,9 +253,9 @@ def test_row_cap_sets_truncated(sample_kb):
     assert len(capped) == 10 and capped.truncated
     assert capped.to_json()["truncated"] is True
     full = sample_kb.select("SELECT ?l WHERE { ?l a lila:Lemma }")
-    assert len(full) == 1045 and not full.truncated
-    exact = sample_kb.select("SELECT ?l WHERE { ?l a lila:Lemma }", max_rows=1045)
-    assert len(exact) == 1045 and not exact.truncated  # reaching the cap exactly is not truncation
+    assert len(full) == 1046 and not full.truncated
+    exact = sample_kb.select("SELECT ?l WHERE { ?l a lila:Lemma }", max_rows=1046)
+    assert len(exact) == 1046 and not exact.truncated  # reaching the cap exactly is not truncation
     triples = sample_kb.construct("CONSTRUCT WHERE { ?l a lila:Lemma }", max_rows=3)
     assert len(triples) == 3 and triples.truncated
 

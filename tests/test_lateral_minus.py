@@ -119,4 +119,16 @@ def test_the_shipped_pool_runs_the_same(sample_kb):
     for query in queries:
         assert lateral_minus(query) != query
         table = run_on_store(sample_kb.store, query, "select", None, 100_000)
-        assert answers(sample_kb.store, query) == (table.variables, Counter(table.rows))
+        names, rows = answers(sample_kb.store, query)
+        # a GROUP_CONCAT list is a set: its order is the engine's choice, and a rewrite may change it
+        assert (names, _as_sets(rows)) == (table.variables, _as_sets(Counter(table.rows)))
+
+
+def _as_sets(rows: Counter) -> Counter:
+    def cell(term):
+        value = getattr(term, "value", None)
+        return ", ".join(sorted(value.split(", "))) if isinstance(value, str) and ", " in value else term
+    out = Counter()
+    for row, n in rows.items():
+        out[tuple(cell(t) for t in row)] += n
+    return out

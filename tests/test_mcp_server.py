@@ -205,6 +205,14 @@ def test_agent_translate(mcp):
     assert "elita:Paura" in json.dumps(result.structured_content)
 
 
+def test_the_agent_returns_as_many_rows_as_translate(mcp):
+    question = "Quali sostantivi sono femminili?"  # more rows on the sample than a tool result carries
+    translated = mcp.call("translate", question=question, execute=True).structured_content["rows"]
+    answered = mcp.call("agent_translate", question=question).structured_content["rows"]
+    assert translated["truncated"] and answered["truncated"]
+    assert len(answered["rows"]) == len(translated["rows"]) == translated["row_cap"] == answered["row_cap"] < MAX_ROWS
+
+
 # -- bad calls -------------------------------------------------------------------------------------
 BAD_CALLS = [
     ("translate", {}, "question: Field required"),

@@ -217,6 +217,7 @@ VIRTUOSO_KNOWN = [
     re.compile(r"ORDER BY \?(wr|polarityLabel|emotionLabel|definition)\b"),
     re.compile(r"FILTER\(\?polarity [<>]"),
     re.compile(r"SELECT DISTINCT [^{]*\?polarity\b"),
+    re.compile(r"STR\(\?polarity\)"),  # a float written as a string: each engine has its own notation
     re.compile(r"GRAPH \?g \{ \}"),
     re.compile(r"AVG\("),  # an average of floats: the last digits depend on the order of the sum
 ]

@@ -67,4 +67,5 @@ def test_the_agent_stops_at_once_on_an_off_topic_question():
     assert result.final["verdict"] == "off_topic" and result.sparql == "" and result.rows is None
     assert result.final["reason"] == api.off_topic(OFF_TOPIC[1]) and not result.attempts
     steps = list(api.agent_stream(OFF_TOPIC[1]))
-    assert len(steps) == 1 and steps[0].to_result().final["verdict"] == "off_topic"
+    assert [s.node for s in steps] == ["analyze", "output"]  # its analysis decides: no query is run
+    assert steps[-1].to_result().final["verdict"] == "off_topic" and not steps[-1].state.get("attempts")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -35,6 +36,21 @@ from nl2sparql.fileio import iter_jsonl, read_pool, write_jsonl  # noqa: E402
 
 PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 SHOWN_ROWS = 8
+
+
+#: Issue 24's new kinds: the patterns it added, and the compositions it added to older ones.
+NEW_KIND_LABELS = {"DIALECT_SIDE", "FORM_LEMMA", "HOMOGRAPH", "VALUE_SET"}
+NEW_KIND_SLOTS = ("'top'", "'exclude'", "'any'", "'pairs'", "'features'", "'feature'")
+
+
+def is_new_kind(item: dict) -> bool:
+    """True for an item of a question kind issue 24 added (see PROTOCOL.md, "New kinds")."""
+    provenance = item.get("provenance", {})
+    labels = set(provenance.get("composed_patterns", {})) | set(item.get("patterns", {}))
+    slots = str(provenance.get("slots", {}))
+    sparql = item.get("sparql", "")
+    return bool(labels & NEW_KIND_LABELS) or any(marker in slots for marker in NEW_KIND_SLOTS) or (
+        "RANKING" in labels and "AS ?extreme" in sparql) or bool(re.search(r"MINUS \{[^}]*HasEmotion elita:", sparql))
 
 
 def draw(pool: list[dict], n: int, seed: int) -> list[dict]:
@@ -173,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     p_draw.add_argument("--n", type=int, default=50)
     p_draw.add_argument("--seed", type=int, default=15)
     p_draw.add_argument("--out", type=Path, required=True)
+    p_draw.add_argument("--new-kinds", action="store_true",
+                        help="draw among the items of issue 24's new kinds only (positions in that sub-list)")
     p_sheet = sub.add_parser("sheet", help="write the reading sheet of a drawn sample")
     p_sheet.add_argument("sample", type=Path)
     p_sheet.add_argument("--out", type=Path, required=True)
@@ -191,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "draw":
             pool, digest = read_pool(args.pool)
+            if args.new_kinds:
+                pool = [item for item in pool if is_new_kind(item)]
             drawn = draw(pool, args.n, args.seed)
             write_jsonl(args.out, drawn)
             print(f"drew {len(drawn)} of {len(pool)} items (seed {args.seed}; pool sha256 {digest[:16]}) "

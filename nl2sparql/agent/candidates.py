@@ -1,6 +1,7 @@
 """Offline candidates: the translator's ranked readings and retrieved examples adapted to the question.
 
-A candidate is plain data: ``{"sparql", "source", "why", "patterns", "covers"}``.
+A candidate is plain data: ``{"sparql", "source", "why", "patterns"}`` (``problems``: what
+:func:`~.checks.query_problems` finds it leaves out of the question, once ``generate`` has looked).
 
 * :func:`from_readings` renders every reading of the question
   (:meth:`~nl2sparql.translate.offline.OfflineTranslator.ranked`), best first;
@@ -10,10 +11,8 @@ A candidate is plain data: ``{"sparql", "source", "why", "patterns", "covers"}``
   values (the named word, affixes, the emotion, the part of speech, the
   polarity class, the dialect) with the question's; an example whose anchors
   cannot all be replaced is not used.
-* :func:`shape_to` makes a candidate answer in the form asked: the named word
-  anchored when the query left it out, ASK for a yes/no question, a count for
-  "how many", written forms rather than IRI columns nobody asked for, and no
-  column that only echoes a condition.
+* :func:`shape_to` makes a candidate answer in the form asked: ASK for a
+  yes/no question, a count for "how many" (the columns are the reading's).
 """
 
 from __future__ import annotations
@@ -42,37 +41,7 @@ def from_readings(translator, question: str, examples: list, changes: dict | Non
         if changes:
             why += " with " + ", ".join(f"{k}={v}" for k, v in changes.items())
         out.append({"sparql": reading["sparql"], "source": source, "why": why, "patterns": labels,
-                    "covers": [], "shape": reading["shape"]})
-    return out
-
-
-def vocabulary_reading(word: str) -> dict | None:
-    """Slot changes reading a named word as the closed-vocabulary value it names (an emotion, a polarity
-    class, a part of speech): «tristezza» → ``emotions=["Tristezza"]``; ``None`` for an ordinary word."""
-    from ..patterns.vocab import EMOTION, POLARITY, POS
-
-    folded = word.strip().lower()
-    for name, names in EMOTION.items():
-        if folded in (name.lower(), *names):
-            return {"word": None, "quoted": [], "emotions": [name], "emotion_project": False}
-    for name, (it, en) in POLARITY.items():
-        if folded in (name.lower(), it, en, it[:-1] + "o", it[:-1] + "e"):
-            return {"word": None, "quoted": [], "polarity": name, "polarity_project": False}
-    for name, (it, en, _) in POS.items():
-        if folded in (name, it, en, it[:-1] + "o", en[:-1]):
-            return {"word": None, "quoted": [], "pos": name}
-    return None
-
-
-def from_vocabulary(translator, question: str, examples: list, words: list[str]) -> list[dict]:
-    """Readings of the question with each named word that names a vocabulary value read as that value."""
-    out = []
-    for word in words:
-        changes = vocabulary_reading(word)
-        if changes is not None:
-            for c in from_readings(translator, question, examples, changes, source="vocabulary"):
-                c["why"] = f"{word!r} read as a vocabulary value: " + c["why"]
-                out.append(c)
+                    "shape": reading["shape"]})
     return out
 
 
@@ -220,42 +189,35 @@ def from_examples(examples: list[dict], slots: dict, seen: set[str]) -> tuple[li
             continue
         seen.add(key)
         out.append({"sparql": adapted, "source": f"example:{e.get('id')}", "why": f"adapted example ({how})",
-                    "patterns": list(e.get("patterns") or []), "covers": []})
+                    "patterns": list(e.get("patterns") or [])})
     return out, notes
 
 
-def shape_to(sparql: str, expects: dict, shape: str | None = None) -> tuple[str, list[str]]:
-    """``sparql`` made to answer in the expected form (see the module docstring), with what changed.
+def unique(queue: list[dict]) -> list[dict]:
+    """The candidates without repeated queries (the first of each stays)."""
+    seen, out = set(), []
+    for c in queue:
+        key = normalise_query(c["sparql"])
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
-    ``shape`` is the candidate's own (``list`` for a reading that lists entities), when known.
-    """
-    notes = []
+
+def shape_to(sparql: str, expects: dict) -> tuple[str, list[str]]:
+    """``sparql`` in the form the question asks for, with what changed: an ASK for a yes/no question, a
+    count for a how-many question. The columns stay as the query has them (the translator's reading
+    decides them)."""
+    o = query.outline(sparql)
+    if o is None:
+        return sparql, []
     form = expects.get("form")
-    words = [w for w in expects.get("words") or [] if vocabulary_reading(w) is None]
-    if words and not any(query.uses_word(sparql, w) for w in words):
-        anchored = rewrite.anchor_named(sparql, words[0])
-        if anchored is not None:
-            sparql = anchored
-            notes.append(f"anchored the named word {words[0]!r}")
-    if form == "ask" and query.outline(sparql) and query.outline(sparql).form == "select":
+    if form == "ask" and o.form == "select":
         asked = rewrite.to_ask(sparql)
         if asked is not None:
-            return asked, notes + ["yes/no question: ASK"]
-        return sparql, notes
-    if form == "count":
+            return asked, ["yes/no question: ASK"]
+    if form == "count" and o.form == "select":
         counted = rewrite.to_count(sparql)
         if counted is not None:
-            return counted, notes + ["how-many question: COUNT"]
-    if not expects.get("wants_iri"):
-        iris = query.subject_vars(sparql) & set(query.projection(sparql))
-        dropped = rewrite.drop_columns(sparql, iris) if iris else None
-        if dropped is not None:
-            sparql = dropped
-            notes.append("dropped IRI column(s) " + ", ".join(f"?{v}" for v in sorted(iris)))
-    if (shape or form) == "list" and not expects.get("shows_more") and not query.has_aggregate(sparql):
-        echoes = query.evidence_columns(sparql)
-        dropped = rewrite.drop_columns(sparql, echoes) if echoes else None
-        if dropped is not None:
-            sparql = dropped
-            notes.append("dropped column(s) that only echo a condition: " + ", ".join(f"?{v}" for v in sorted(echoes)))
-    return sparql, notes
+            return counted, ["how-many question: COUNT"]
+    return sparql, []

@@ -12,12 +12,15 @@ the agent never calls a URL itself.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import ConfigError, Nl2SparqlError
 
 MAX_ATTEMPTS = 3
+#: The number of Italian lemmas of each open KB, counted once (what "every lemma" means on it).
+_LEMMAS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 #: Rows of an attempt kept in the state (the final answer keeps all of them, up to the row cap).
 PREVIEW_ROWS = 5
 
@@ -78,6 +81,19 @@ class AgentContext:
                "truncated": rows.truncated, "error": None, "ms": round((time.perf_counter() - start) * 1000, 2)}
         self.memo[key] = (out, rows)
         return dict(out)
+
+    def lemma_total(self) -> int | None:
+        """How many lemmas the KB's Italian Lemma Bank has (counted once per KB; ``None`` if it cannot say)."""
+        from ..namespaces import LEMMA_BANK
+
+        if self.kb not in _LEMMAS:
+            run = self.run_query("SELECT (COUNT(DISTINCT ?lemma) AS ?n) WHERE { ?lemma dcterms:isPartOf "
+                                 f"<{LEMMA_BANK}> }}")
+            try:
+                _LEMMAS[self.kb] = int(run["preview"][0][0])
+            except (IndexError, TypeError, ValueError):
+                return None
+        return _LEMMAS[self.kb]
 
     def rows_of(self, sparql: str):
         """The :class:`~nl2sparql.service.Rows` of a query already run (run now when it was not)."""

@@ -14,7 +14,13 @@ For each named word probed (:func:`~nl2sparql.agent.tools.probe_word`):
   returned rows for another word);
 * its senses carry a relation the ontology search ranks for the question and the
   query does not use (``complit:usedFor``, ``complit:madeOf``…) → the word's
-  related words through that relation.
+  related words through that relation;
+* an English word the concept model mapped to an Italian lemma → the question
+  re-read with each of the model's other candidate lemmas.
+
+:func:`asked_relation` (used by ``verify``) finds the relation or lemma property
+the ontology search ranks for the question, that the named word has and the
+query leaves out ("the gender of «mano»" → ``lila:hasGender``).
 
 Each proposal is a candidate for ``generate`` (``source`` ``explore:…``), put at
 the front of the queue; nothing found is said in the actions too.
@@ -32,20 +38,28 @@ from .tools import curie, probe_word, relation_iri, word_summary
 #: An ontology hit names the asked relation when it is among the first ``ASKED_TOP`` with at least this score.
 ASKED_SCORE = 0.6
 ASKED_TOP = 3
+#: The concept model's other candidates at least this similar are tried when a mapped word finds nothing.
+CONCEPT_SCORE = 0.7
 #: Slot changes that leave the relation as the only fact asked about the word.
 ONLY_THE_RELATION = {"definition": False, "definition_contains": None, "translation": False, "emotion_project": False,
                      "polarity_project": False, "forms": False, "senses_count": False, "complit_pos": False}
 
 
-def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx) -> tuple[list[dict], list[str]]:
-    """Candidates suggested by the word findings and the ontology ``hits``, and one action line per idea."""
+def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx,
+              base: list[str] | None = None) -> tuple[list[dict], list[str]]:
+    """Candidates suggested by the word findings and the ontology ``hits``, and one action line per idea.
+
+    The anchors are changed in the ``base`` queries (default: the last attempt's and the first reading's).
+    """
     queued: list[dict] = []
     actions: list[str] = []
     tried = set(state.get("tried") or [])
-    base = [last.get("generated") or last["sparql"]]
-    first = _first_reading(state)
-    if first and normalise_query(first) != normalise_query(base[0]):
-        base.append(first)
+    remapped = base is not None  # the question re-read with a word as written: no other concept to try
+    if base is None:
+        base = [last.get("generated") or last["sparql"]]
+        first = _first_reading(state)
+        if first and normalise_query(first) != normalise_query(base[0]):
+            base.append(first)
 
     def add(sparql: str | None, source: str, why: str) -> None:
         if not sparql:
@@ -53,7 +67,7 @@ def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx)
         key = normalise_query(sparql)
         if key in tried or any(normalise_query(c["sparql"]) == key for c in queued):
             return
-        queued.append({"sparql": sparql, "source": f"explore:{source}", "why": why, "patterns": [], "covers": [],
+        queued.append({"sparql": sparql, "source": f"explore:{source}", "why": why, "patterns": [],
                        "fix": True})
 
     for finding in words:
@@ -87,6 +101,14 @@ def proposals(state: dict, last: dict, words: list[dict], hits: list[dict], ctx)
                 add(_respell(query, word, right), "spelling", f"the KB writes {right!r}")
             actions.append(f"{word!r} is written {right!r} in the KB")
         _relation_proposals(state, finding, hits, base, add, actions, ctx)
+    for mapped in [] if remapped else (state.get("analysis") or {}).get("slots", {}).get("concepts") or []:
+        others = [a["lemma"] for a in mapped.get("alternatives") or [] if a.get("score", 0) >= CONCEPT_SCORE]
+        for other in others:
+            for c in cands.from_readings(ctx.translator, state["question"], [], {mapped["slot"]: other},
+                                         source="concept")[:1]:
+                add(c["sparql"], "concept", f"{mapped['written']!r} read as {other!r}, the concept model's next lemma")
+        if others:
+            actions.append(f"{mapped['written']!r} also read as " + ", ".join(repr(o) for o in others))
     return queued, actions
 
 
@@ -144,31 +166,60 @@ def through_relation(ctx, question: str, word: str, iri: str) -> list[dict]:
 
 
 def asked_relation(state: dict, attempt: dict, ctx) -> tuple[str | None, list[dict], list[dict]]:
-    """Whether the query leaves out the sense relation the question asks about.
+    """Whether the query leaves out the relation or property the question asks about.
 
-    The relation asked is the best of the ontology's first hits that the named word's senses have
-    (outgoing); when the query uses neither it nor its inverse, returns the problem, the candidates
-    through that relation, and the probe finding (``(None, [], findings)`` when all is well).
+    The one asked is the best of the ontology's first hits that the named word has: a sense relation
+    its CompL-it senses have (outgoing), or a property of its Italian lemma ("the gender of «mano»":
+    ``lila:hasGender``). When the query uses neither it nor its inverse, returns the problem, the
+    candidates through it, and the probe finding (``(None, [], findings)`` when all is well).
     """
+    from ..ontology import load_catalog
+
+    catalog = load_catalog()
     hits = [h for h in (state.get("analysis") or {}).get("schema_hits") or []][:ASKED_TOP]
-    hits = [h for h in hits if h.get("score", 0) >= ASKED_SCORE and relation_iri(h.get("curie", ""))]
-    words = ((state.get("analysis") or {}).get("expects") or {}).get("words") or []
-    if not hits or not words:
+    hits = [h for h in hits if h.get("score", 0) >= ASKED_SCORE and catalog.get(h.get("curie", ""))
+            and catalog.get(h["curie"]).kind == "property"]
+    words = [w["word"] for w in ((state.get("analysis") or {}).get("expects") or {}).get("words") or []]
+    if not hits or len(words) != 1:
         return None, [], []
-    wanted = {relation_iri(h["curie"]) for h in hits} | set(fixes.INVERSE)
+    iris = {h["curie"]: catalog.get(h["curie"]).iri for h in hits}
+    wanted = set(iris.values()) | set(fixes.INVERSE)
     used = {iri for _, iri in predicate_tokens(attempt["sparql"], wanted)}
-    if any(relation_iri(h["curie"]) in used for h in hits):
+    if used & set(iris.values()):
         return None, [], []
     known = [f for f in state.get("exploration") or [] if f.get("kind") == "word" and f.get("word") == words[0]]
     findings = [] if known else [_word_finding(probe_word(ctx, words[0]))]
-    relations = (known or findings)[0]["complit"].get("relations") or {}
+    probe = (known or findings)[0]
+    relations = probe["complit"].get("relations") or {}
+    properties = probe.get("properties") or {}
     for h in hits:
-        iri = relation_iri(h["curie"])
-        if not relations.get(h["curie"], {}).get("out") or iri in used or fixes.INVERSE.get(iri) in used:
+        iri = iris[h["curie"]]
+        if iri in used or fixes.INVERSE.get(iri) in used:
             continue
-        problem = f"the question asks about {h['curie']}, which {words[0]!r} has, and the query does not use it"
-        return problem, through_relation(ctx, state["question"], words[0], iri), findings
+        if relation_iri(h["curie"]) and relations.get(h["curie"], {}).get("out"):
+            problem = f"the question asks about {h['curie']}, which {words[0]!r} has, and the query does not use it"
+            return problem, through_relation(ctx, state["question"], words[0], iri), findings
+        if properties.get(iri):
+            problem = f"the question asks about {h['curie']}, which {words[0]!r} has, and the query does not use it"
+            return problem, [property_values(words[0], iri, h["curie"])], findings
     return None, [], findings
+
+
+def property_values(word: str, iri: str, name: str) -> dict:
+    """A candidate: the values of a property of the named word's Italian lemma (``?gender`` for
+    ``lila:hasGender``), built with the catalogue's frame for a named word."""
+    import re
+
+    from ..patterns.compose import finish_query, start_frame
+    from ..sparql.model import IRI, Triple, Var, render
+
+    local = re.sub(r"^(?:has|is)(?=[A-Z])", "", name.split(":", 1)[-1]) or "value"
+    frame = start_frame("word", word)
+    value = Var(local[:1].lower() + local[1:])
+    frame.where.add(Triple(frame.lemma, IRI(iri), value))
+    frame.project(value)
+    return {"sparql": render(finish_query(frame)), "source": "property", "why": f"{word!r}'s {name}",
+            "patterns": []}
 
 
 def _word_finding(probe: dict) -> dict:

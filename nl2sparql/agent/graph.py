@@ -2,11 +2,12 @@
 
 ::
 
-    analyze → plan → retrieve → generate ─┬→ execute → verify ─┬→ output → END
-                        ↑          ↑       └→ output (nothing    ├→ refine ─→ retrieve
-                        │          │          left to try)      └→ explore ─→ generate
+    analyze ─┬→ plan → retrieve → generate ─┬→ execute → verify ─┬→ output → END
+             │                ↑          ↑   └→ output (nothing    ├→ refine ─→ retrieve
+             └→ output        │          │      left to try)      └→ explore ─→ generate
+               (not about LiITA: nothing is run)
 
-``verify`` and ``generate`` write the route into the state (``route``), so a
+``analyze``, ``verify`` and ``generate`` write the route into the state (``route``), so a
 checkpoint shows where a run was going. The recursion limit is explicit
 (:func:`recursion_limit`: the steps of ``max_attempts`` rounds plus the fixed
 ones), and a run is checkpointed per step when a checkpointer is given (see
@@ -43,6 +44,10 @@ def recursion_limit(max_attempts: int) -> int:
     return FIXED_STEPS + STEPS_PER_ATTEMPT * max_attempts
 
 
+def _after_analyze(state: AgentState) -> str:
+    return "output" if (state.get("analysis") or {}).get("off_topic") else "plan"
+
+
 def _after_generate(state: AgentState) -> str:
     return "execute" if state.get("current") else "output"
 
@@ -57,7 +62,7 @@ def build_graph(checkpointer=None):
     for name in NODES:
         graph.add_node(name, getattr(nodes, name))
     graph.add_edge(START, "analyze")
-    graph.add_edge("analyze", "plan")
+    graph.add_conditional_edges("analyze", _after_analyze, {"plan": "plan", "output": "output"})
     graph.add_edge("plan", "retrieve")
     graph.add_edge("retrieve", "generate")
     graph.add_conditional_edges("generate", _after_generate, {"execute": "execute", "output": "output"})

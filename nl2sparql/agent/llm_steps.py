@@ -1,7 +1,7 @@
-"""The LLM side of the nodes (same graph, same state): fast tier to read and plan, default tier to write.
+"""The LLM side of the nodes (same graph, same state): fast tier to plan, default tier to write.
 
-* :func:`read_question` (``analyze``, fast tier): the answer form, whether IRIs
-  are wanted, the words named; merged over the catalogue's reading.
+The question is read by the translator, with or without an LLM (one reading).
+
 * :func:`plan_subtasks` (``plan``, fast tier): the sub-tasks, in order.
 * :func:`write_query` (``generate``, default tier): the constraint prompt of
   the question's patterns (:func:`nl2sparql.translate.prompts.system_prompt`),
@@ -14,35 +14,10 @@ is ``None`` and the note says why, and the node goes on offline.
 
 from __future__ import annotations
 
-import json
-
 from ..llm import LLMError, LLMFormatError, extract_sparql, parse_json_verdict, why_no_sparql
 
-FORMS = ("ask", "count", "list", "word", "standalone")
 #: Failed attempts shown to the generator (the most recent ones).
 LAST_FAILURES = 2
-
-
-def read_question(client, question: str, analysis: dict) -> tuple[dict | None, str]:
-    """``{"form", "wants_iri", "words"}`` read by the fast tier."""
-    system = ("You read questions about an Italian lexical knowledge base (LiITA). Answer with one JSON object: "
-              '{"form": "ask"|"count"|"list"|"word"|"standalone", "wants_iri": true|false, "words": [...]}. '
-              "form: ask = yes/no question; count = how many; list = entities that match conditions; word = facts "
-              "about one named word; standalone = about graphs or classes. wants_iri: the question asks for IRIs or "
-              "identifiers. words: the words the question names, as written.")
-    slots = json.dumps(analysis.get("slots") or {}, ensure_ascii=False)
-    user = (f"Question: {question}\nA rule-based reader found: shape {analysis.get('shape')}, "
-            f"patterns {sorted(analysis.get('patterns') or {})}, slots {slots}")
-    try:
-        answer = client.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], tier="fast")
-        verdict = parse_json_verdict(answer.text, required=("form",))
-    except (LLMError, LLMFormatError) as exc:
-        return None, f"fast-tier reading failed ({exc}); kept the catalogue's reading"
-    form = str(verdict.get("form", "")).lower()
-    if form not in FORMS:
-        return None, f"fast-tier reading gave an unknown form {form!r}; kept the catalogue's reading"
-    words = [str(w) for w in verdict.get("words") or [] if str(w).strip()]
-    return {"form": form, "wants_iri": bool(verdict.get("wants_iri")), "words": words}, "read by the fast tier"
 
 
 def plan_subtasks(client, question: str, analysis: dict, offline: list[dict]) -> tuple[list[dict] | None, str]:
@@ -93,6 +68,8 @@ def messages_for(state: dict) -> list[dict]:
     form = {"ask": "an ASK query (yes/no)", "count": "one number (COUNT)"}.get(expects.get("form"),
                                                                               "the written forms and values asked for")
     parts.append(f"Answer with {form}; no IRI columns unless the question asks for them.")
+    if expects.get("words"):
+        parts.append("The query must use the words " + ", ".join(repr(w["word"]) for w in expects["words"]) + ".")
     parts.append(f"Question: {state['question']}")
     return [{"role": "system", "content": system_prompt(labels)}, {"role": "user", "content": "\n\n".join(parts)}]
 

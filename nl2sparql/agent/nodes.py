@@ -1,16 +1,20 @@
 """The nodes: plain functions ``(state, runtime) -> update`` over the plain-data state.
 
-``analyze → plan → retrieve → generate → execute → verify``; ``verify`` sets
-``route`` to ``output`` (the answer agrees with the question), ``refine`` (an
-error or an answer of the wrong shape; then ``retrieve``), ``explore`` (no
-rows; then ``generate``) or ``output`` again when the attempts are used up.
-``generate`` with nothing left to try also goes to ``output``, which falls
-back to the first valid attempt.
+``analyze → plan → retrieve → generate → execute → verify``; ``analyze`` ends
+the run at once (``output``) for a question that is not about LiITA. ``verify``
+sets ``route`` to ``output`` (the answer agrees with the question), ``refine``
+(an error or an answer the checks reject; then ``retrieve``), ``explore`` (no
+rows, or a "no" about a word; then ``generate``) or ``output`` again when the
+attempts are used up. ``generate`` with nothing left to try also goes to
+``output``, which returns the best verified attempt, or says plainly that none
+could be verified and what was tried.
 
-Without an LLM every node works from the catalogue, the retrieved examples
-and the KB; with one (``runtime.context.llm``) ``analyze`` and ``plan`` ask the
-fast tier and ``generate`` the default tier, and each goes on offline when the
-LLM fails. Each node adds one record to ``trace``.
+The question is read once, by the translator (its reading, its choice of
+query, its other plans); :mod:`.checks` says what the answer must be. Without an
+LLM every node works from the catalogue, the retrieved examples and the KB; with
+one (``runtime.context.llm``) ``plan`` asks the fast tier and ``generate`` the
+default tier, and each goes on offline when the LLM fails. Each node adds one
+record to ``trace``.
 """
 
 from __future__ import annotations
@@ -18,9 +22,8 @@ from __future__ import annotations
 import time
 
 from . import candidates as cands
-from . import fixes, llm_steps
-from .query import subject_vars
-from .reading import agreement, expectations
+from . import checks, fixes, llm_steps
+from .confidence import confidence
 from .state import answered, attempt_ok, normalise_query
 from .tools import probe_word, search_schema, word_summary
 
@@ -33,39 +36,51 @@ def _trace(node: str, start: float, summary: str) -> list[dict]:
 
 
 def analyze(state, runtime) -> dict:
-    """Read the question: language, patterns, slots, shape, complexity, readings and what the answer must be."""
-    from .. import service
+    """Read the question with the translator: its slots, its plan and query, what the answer must be; or
+    say that it is not about LiITA (then nothing is run)."""
+    from ..patterns import detect_patterns
+    from ..service.topic import off_topic
 
     start, ctx = time.perf_counter(), runtime.context
-    found = service.analyze(state["question"]).to_dict()
-    analysis = {k: found[k] for k in ("language", "patterns", "slots", "shape", "complexity")}
-    analysis["readings"] = found["readings"][:4]
-    analysis["expects"] = expectations(state["question"], analysis)
-    patterns = ", ".join(analysis["patterns"]) or "-"
-    summary = f"{analysis['language']}, {analysis['expects']['form']}, patterns {patterns}"
-    update: dict = {}
+    question = state["question"]
+    reason = off_topic(question)
+    if reason is not None:
+        return {"analysis": {"off_topic": reason}, "route": "output", "trace": _trace("analyze", start, reason)}
+    result = ctx.translator.translate(question)
+    reading = result.to_dict()
+    steps = (result.slots.get("plan") or [])
+    analysis = {"language": result.slots.get("lang", "it"), "patterns": detect_patterns(question),
+                "slots": result.slots,
+                "shape": result.shape,
+                "complexity": ("simple", "simple", "moderate")[min(2, len(steps))] if len(steps) < 3 else "complex",
+                "reading": {k: reading[k] for k in ("sparql", "source", "shape", "confidence", "warnings",
+                                                     "alternatives")},
+                "expects": checks.expectations(question, reading)}
+    examples = [{"id": e.id, "score": round(e.score, 4), "question": e.question, "patterns": list(e.patterns),
+                 "shape": e.shape, "sparql": e.sparql} for e in result.examples]
+    expects = analysis["expects"]
+    summary = (f"{analysis['language']}, {expects['form']}, read as {result.shape} "
+               f"({', '.join(s.get('pattern', '?') for s in steps) or 'no pattern'})")
+    if expects["gaps"]:
+        summary += "; " + "; ".join(expects["gaps"])
+    update: dict = {"examples": examples}
     if ctx.ontology:
-        schema = search_schema(state["question"], None, ctx.kb)
-        analysis["schema_hits"] = [{"curie": h["curie"], "score": h["score"]} for h in schema["hits"]]
+        schema = search_schema(question, None, ctx.kb)
+        analysis["schema_hits"] = [{"curie": h["curie"], "score": h["score"], "kind": h.get("kind"),
+                                    "count": h.get("count")} for h in schema["hits"]]
         if schema["note"]:
             analysis["schema_note"] = schema["note"]
         update["schema"] = schema["text"]
         summary += "; ontology: " + (", ".join(h["curie"] for h in schema["hits"][:3]) or schema["note"] or "-")
-    if ctx.llm is not None:
-        read, note = llm_steps.read_question(ctx.llm, state["question"], analysis)
-        if read is not None:
-            analysis["expects"].update({k: v for k, v in read.items() if k != "words" or v})
-            analysis["read_by"] = "llm"
-        summary += f"; {note}"
-    return {"analysis": analysis, **update, "trace": _trace("analyze", start, summary)}
+    return {"analysis": analysis, "route": "plan", **update, "trace": _trace("analyze", start, summary)}
 
 
 def plan(state, runtime) -> dict:
-    """Sub-tasks the query must carry out, in order (from the first reading; the fast tier with an LLM)."""
+    """Sub-tasks the query must carry out, in order (from the translator's plan; the fast tier with an LLM)."""
     start, ctx = time.perf_counter(), runtime.context
     analysis = state["analysis"]
     subtasks = offline_subtasks(analysis)
-    source, note = "catalogue", f"{len(subtasks)} sub-task(s) from the first reading"
+    source, note = "catalogue", f"{len(subtasks)} sub-task(s) from the translator's plan"
     if ctx.llm is not None:
         written, note = llm_steps.plan_subtasks(ctx.llm, state["question"], analysis, subtasks)
         if written is not None:
@@ -74,28 +89,28 @@ def plan(state, runtime) -> dict:
 
 
 def offline_subtasks(analysis: dict) -> list[dict]:
-    """One sub-task per step of the first reading, then the answer form."""
-    reading = (analysis.get("readings") or [{}])[0]
+    """One sub-task per step of the translator's plan, then the answer form."""
+    slots = analysis.get("slots") or {}
     expects = analysis.get("expects") or {}
     steps = []
-    if reading.get("word"):
-        steps.append({"pattern": None, "do": f"find the lemma written {reading['word']!r}"})
-    if reading.get("standalone"):
-        steps.append({"pattern": reading["standalone"].get("label"), "do": f"{reading['standalone']}"})
-    for step in reading.get("steps") or []:
-        slots = ", ".join(f"{k}={v}" for k, v in (step.get("slots") or {}).items())
-        steps.append({"pattern": step["pattern"], "do": f"{step['pattern']}" + (f" ({slots})" if slots else "")})
+    if slots.get("word"):
+        steps.append({"pattern": None, "do": f"find the lemma written {slots['word']!r}"})
+    for step in slots.get("plan") or []:
+        values = ", ".join(f"{k}={v}" for k, v in step.items() if k != "pattern")
+        label = step.get("pattern")
+        steps.append({"pattern": label, "do": f"{label}" + (f" ({values})" if values else "")})
     answer = {"ask": "answer yes or no (ASK)", "count": "answer with one number (COUNT)"}.get(
-        expects.get("form"), "show the written forms and values asked for, not IRIs")
+        expects.get("form"), "show the written forms and values asked for")
     steps.append({"pattern": None, "do": answer})
     return [{"step": n, **s} for n, s in enumerate(steps, 1)]
 
 
 def retrieve(state, runtime) -> dict:
-    """The pool examples closest to the question (kept as they are when nothing new is asked)."""
+    """The pool examples closest to the question (those the translator retrieved when it read the question)."""
     start, ctx = time.perf_counter(), runtime.context
-    if state.get("examples"):
-        return {"trace": _trace("retrieve", start, f"kept the {len(state['examples'])} example(s) retrieved")}
+    if state.get("examples") or state.get("attempts"):
+        return {"trace": _trace("retrieve", start, f"kept the {len(state.get('examples') or [])} example(s) "
+                                                   "retrieved")}
     examples = [{"id": e.id, "score": round(e.score, 4), "question": e.question, "patterns": list(e.patterns),
                  "shape": e.shape, "sparql": e.sparql} for e in ctx.translator.examples(state["question"])]
     summary = f"{len(examples)} example(s)" + (f", best {examples[0]['id']} ({examples[0]['score']:.2f})"
@@ -103,61 +118,67 @@ def retrieve(state, runtime) -> dict:
     return {"examples": examples, "trace": _trace("retrieve", start, summary)}
 
 
-def _example_objects(examples: list[dict]):
-    from ..translate.offline import Example
-    return [Example(**e) for e in examples]
-
-
 def _first_candidates(state, ctx) -> tuple[list[dict], list[str]]:
-    """The offline queue: every reading, then the adapted examples; sub-task coverage first."""
+    """The offline queue: the translator's query, its other readings, then the adapted examples."""
+    from ..translate.offline import Example
+
+    analysis = state["analysis"]
+    reading = analysis.get("reading") or {}
     examples = state.get("examples") or []
-    expects = state["analysis"].get("expects") or {}
-    objects = _example_objects(examples)
-    queue = cands.from_readings(ctx.translator, state["question"], objects)
-    vocabulary = cands.from_vocabulary(ctx.translator, state["question"], objects, expects.get("words") or [])
-    # "which words have the emotion «tristezza»" asks for words: the vocabulary reading goes first
-    queue = vocabulary + queue if expects.get("asks_words") else queue + vocabulary
+    # the plans ranked as the translator ranks them (same examples): the first is its own query, unless it
+    # borrowed a similar example's reading or query, which then goes first
+    queue = cands.from_readings(ctx.translator, state["question"], [Example(**e) for e in examples],
+                                source="reading")
+    if queue and reading.get("source", "catalogue") == "catalogue":
+        queue[0].update(source="catalogue", why="the translator's reading: " + queue[0]["why"])
+    elif reading.get("sparql"):
+        queue.insert(0, {"sparql": reading["sparql"], "source": reading["source"], "shape": reading.get("shape"),
+                         "why": f"the translator's reading, borrowed from a similar example ({reading['source']})"})
     seen = {normalise_query(c["sparql"]) for c in queue}
-    adapted, notes = cands.from_examples(examples, state["analysis"].get("slots") or {}, seen)
-    queue += adapted
-    wanted = {s["pattern"] for s in (state.get("plan") or {}).get("subtasks") or [] if s.get("pattern")}
-    for c in queue:
-        c["covers"] = sorted(wanted & set(c.get("patterns") or []))
-    if wanted:
-        queue.sort(key=lambda c: -len(c["covers"]))  # stable: readings keep their order
-    return queue, notes
+    adapted, notes = cands.from_examples(examples, analysis.get("slots") or {}, seen)
+    return cands.unique(queue + adapted), notes
 
 
 def generate(state, runtime) -> dict:
-    """The next query to try: the LLM's (with an LLM), else the next offline candidate, shaped as asked."""
+    """The next query to try: the LLM's (with an LLM), else the queued candidate that leaves the least of the
+    question out (ties: queue order), put in the form the question asks for."""
     start, ctx = time.perf_counter(), runtime.context
     queue = list(state.get("candidates") or [])
     notes = []
     if not state.get("attempts") and not queue and not state.get("tried"):
         queue, notes = _first_candidates(state, ctx)
     tried = list(state.get("tried") or [])
+    expects = state["analysis"].get("expects") or {}
     chosen = None
     if ctx.llm is not None and not (queue and queue[0].get("fix")):
         sparql, note = llm_steps.write_query(ctx.llm, state)
         if sparql is not None and normalise_query(sparql) in tried:
             note = "the LLM wrote a query already tried; using the offline candidates"
         elif sparql is not None:
-            chosen = {"sparql": sparql, "source": "llm", "why": note, "patterns": [], "covers": []}
+            chosen = {"sparql": sparql, "source": "llm", "why": note, "patterns": []}
         notes.append(note)
-    while chosen is None and queue:
-        head = queue.pop(0)
-        if normalise_query(head["sparql"]) not in tried:
-            chosen = head
+    queue = [c for c in queue if normalise_query(cands.shape_to(c["sparql"], expects)[0]) not in tried]
+    if chosen is None and queue:
+        for c in queue:
+            if "problems" not in c:
+                c["problems"] = checks.query_problems(expects, cands.shape_to(c["sparql"], expects)[0])
+        # a fix queued after a failure first; then a reading that leaves nothing of the question out, in the
+        # translator's order; a similar example's query only when no reading is left that does
+        best = min(range(len(queue)), key=lambda i: (not queue[i].get("fix"), bool(queue[i]["problems"]),
+                                                     queue[i]["source"].startswith("example:"), i))
+        chosen = queue.pop(best)
     if chosen is None:
         return {"candidates": queue, "current": None, "route": "output",
                 "trace": _trace("generate", start, "nothing left to try" + _join(notes))}
-    expects = state["analysis"].get("expects") or {}
-    shaped, shape_notes = cands.shape_to(chosen["sparql"], expects, chosen.get("shape"))
-    tried += [normalise_query(chosen["sparql"]), normalise_query(shaped)]
-    current = {"n": len(state.get("attempts") or []) + 1, "sparql": shaped, "generated": chosen["sparql"],
-               "source": chosen["source"], "why": chosen["why"], "covers": chosen.get("covers", []),
-               "shape": chosen.get("shape"), "shaped": shape_notes}
-    summary = f"attempt {current['n']}: {chosen['source']} ({chosen['why']})" + _join(shape_notes + notes)
+    generated = chosen["sparql"]
+    sparql, shaped = cands.shape_to(generated, expects)
+    tried.append(normalise_query(sparql))
+    current = {"n": len(state.get("attempts") or []) + 1, "sparql": sparql, "generated": generated,
+               "source": chosen["source"], "why": chosen["why"], "shape": chosen.get("shape"),
+               "shaped": shaped, "problems": checks.query_problems(expects, sparql)}
+    summary = f"attempt {current['n']}: {chosen['source']} ({chosen['why']})" + _join(shaped + notes)
+    if current["problems"]:
+        summary += " [leaves out: " + "; ".join(current["problems"]) + "]"
     return {"candidates": queue, "tried": tried, "current": current, "route": "execute",
             "trace": _trace("generate", start, summary)}
 
@@ -219,30 +240,48 @@ def _nothing(run: dict, for_ask: bool) -> bool:
 
 
 def verify(state, runtime) -> dict:
-    """Judge the attempt: error, empty, off-shape (count / list / yes-no / IRI columns) or ok; set the route."""
+    """Judge the attempt against the question (:mod:`.checks`): error, empty, mismatch (a word, a value or a
+    pattern of the question left out, an answer of another type, every lemma, a "yes" its positive query does
+    not back, a "no" about a word the KB does not have, a relation or property asked and not used) or ok."""
     start, ctx = time.perf_counter(), runtime.context
     current = dict(state["current"])
-    expects = state["analysis"].get("expects") or {}
+    analysis = state["analysis"]
+    expects = analysis.get("expects") or {}
+    update: dict = {}
+    suggest: list[dict] = []
     if current.get("error"):
         verdict, problems = "error", [current["error"]]
     elif current.get("form") != "ask" and not current.get("rows"):
         verdict, problems = "empty", ["the query returns no rows"]
     else:
-        problems = agreement(expects, current, subject_vars(current["sparql"]))
+        problems = checks.query_problems(expects, current["sparql"])
+        problems += checks.answer_problems(expects, current, *_sizes(ctx, current))
+        if current.get("form") == "ask":
+            found, fix = _yes_no(state, current, ctx, update)
+            problems += found
+            suggest += fix
+        if not problems and ctx.ontology:  # (what the reading could not read is a problem of its own, below)
+            from .explore import asked_relation
+            problem, proposed, findings = asked_relation(state, current, ctx)
+            if findings:
+                update["exploration"] = findings
+            if problem:
+                problems.append(problem)
+                suggest += proposed
+        if current.get("source") in READING_SOURCES:
+            problems = list(expects.get("gaps") or []) + problems
+            found, fix = _mapped_words(state, current, ctx, update)
+            problems += found
+            suggest += fix
         verdict = "mismatch" if problems else "ok"
-    update: dict = {}
-    if verdict == "ok" and ctx.ontology:
-        from .explore import asked_relation
-        problem, suggest, findings = asked_relation(state, current, ctx)
-        if findings:
-            update["exploration"] = findings
-        if problem:
-            verdict, problems, current["suggest"] = "mismatch", [problem], suggest
+        if verdict == "mismatch" and current.get("form") == "ask" and current.get("boolean") is False \
+                and not suggest and any("not in the KB" in p for p in problems):
+            verdict = "empty"  # a "no" about a word nowhere in the KB: explore where it is written
     current.update(verdict=verdict, problems=problems)
+    if suggest:
+        current["suggest"] = suggest
     done = len(state.get("attempts") or []) + 1
-    if verdict == "ok":
-        route = "output"
-    elif done >= ctx.max_attempts:
+    if verdict == "ok" or done >= ctx.max_attempts:
         route = "output"
     else:
         route = {"error": "refine", "mismatch": "refine", "empty": "explore"}[verdict]
@@ -253,24 +292,115 @@ def verify(state, runtime) -> dict:
             "trace": _trace("verify", start, summary)}
 
 
+#: Where the translator's own reading came from: what it could not read is a problem of these attempts.
+READING_SOURCES = ("catalogue", "adapted", "example", "reading")
+#: An answer with at least this many rows is compared with the number of lemmas of the KB.
+MANY_ROWS = 100
+
+
+def _sizes(ctx, current: dict) -> tuple[int | None, int | None]:
+    """``(lemmas of the KB, rows of the whole answer)`` when the answer is large enough to list every lemma
+    (``(None, None)`` otherwise); an answer cut at the row cap is counted."""
+    from . import rewrite
+
+    if (current.get("rows") or 0) < MANY_ROWS and not current.get("truncated"):
+        return None, None
+    total = current.get("rows")
+    if current.get("truncated"):
+        counted = rewrite.to_count(current["sparql"])
+        total = _number(ctx.run_query(counted)) if counted else None
+    return (ctx.lemma_total(), total) if total and total >= MANY_ROWS else (None, None)
+
+
+def _number(run: dict) -> int | None:
+    """The number a one-cell answer holds (``None`` when it holds none)."""
+    try:
+        return int(run["preview"][0][0])
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _yes_no(state, current: dict, ctx, update: dict) -> tuple[list[str], list[dict]]:
+    """Check a yes/no answer by the positive query it stands for: a "yes" needs a row where the fact asked is
+    bound; a "no" needs the named word to exist. Returns the problems and the queries that would fix them."""
+    from . import rewrite
+
+    positive = checks.positive_query(current["sparql"])
+    if positive is None:
+        return [], []
+    if current.get("boolean"):
+        run = ctx.run_query(positive)
+        table = ctx.rows_of(positive)
+        rows = table.values() if table is not None else []
+        problems = checks.yes_problems(current["sparql"], {**run, "preview": rows})
+        if not problems:
+            return [], []
+        required = rewrite.required_optionals(current["sparql"])
+        fix = [{"sparql": required, "source": "required", "why": "the fact asked made required (not OPTIONAL)",
+                "patterns": []}] if required else []
+        return problems, fix
+    words = [w["word"] for w in (state["analysis"].get("expects") or {}).get("words") or []][:MAX_WORDS]
+    problems = []
+    for word in words:
+        probe = _probe(state, ctx, update, word)
+        if not probe["found"]:
+            problems.append(f"{word!r} is not in the KB: a no about it says nothing")
+    return problems, []
+
+
+#: A concept mapping at least this similar is taken as read; below it, the word as written is probed.
+MAPPED_SURE = 0.85
+
+
+def _mapped_words(state, current: dict, ctx, update: dict) -> tuple[list[str], list[dict]]:
+    """Check the words the concept model mapped to other lemmas: a mapping it is not sure of stands only when
+    the word as written is nowhere in the KB and the model is at least fairly sure; when the KB has the word
+    as written (a dialect word, a hypolemma, …), the question is re-read with it and explored from there."""
+    from .explore import proposals
+
+    problems, fix = [], []
+    for mapped in (state["analysis"].get("slots") or {}).get("concepts") or []:
+        if mapped.get("score", 0) >= MAPPED_SURE or not checks.uses_value(current.get("generated")
+                                                                          or current["sparql"], mapped["lemma"]):
+            continue
+        written = mapped["written"]
+        probe = _probe(state, ctx, update, written)
+        if not probe["found"]:
+            problems.append(f"{written!r} is nowhere in the KB; {mapped['lemma']!r} is only the concept model's "
+                            f"guess (similarity {mapped['score']:.2f})")
+            continue
+        if set(probe["where"]) <= {"form"}:
+            continue  # an inflected form: its lemma is what the question is about
+        problems.append(f"the KB has {written!r} ({', '.join(probe['where'])}), but the reading asked about "
+                        f"{mapped['lemma']!r} (similarity {mapped['score']:.2f})")
+        again = cands.from_readings(ctx.translator, state["question"], [], {mapped["slot"]: written},
+                                    source="written")
+        found, _ = proposals(state, current, [probe], [], ctx, base=[c["sparql"] for c in again[:1]])
+        fix += found + [{**c, "why": f"{written!r} as written: " + c["why"]} for c in again[:1]]
+    return problems, fix
+
+
+def _probe(state, ctx, update: dict, word: str) -> dict:
+    """Where ``word`` lives in the KB: the finding already made, else a probe (recorded in ``exploration``)."""
+    for finding in (state.get("exploration") or []) + (update.get("exploration") or []):
+        if finding.get("kind") == "word" and finding.get("word") == word:
+            return finding
+    probe = probe_word(ctx, word)
+    update.setdefault("exploration", []).append({"kind": "word", **probe, "summary": word_summary(probe)})
+    return probe
+
+
 def refine(state, runtime) -> dict:
-    """After an error or an off-shape answer: queue the repaired query (reshaped, or with the safe fixes),
-    and record what was wrong; the LLM (when there is one) sees the failure in its next prompt."""
+    """After an error or an answer the checks reject: queue what the checks proposed (the fact made required,
+    the relation asked), and record what was wrong; the next candidate is the one that leaves the least out."""
     start = time.perf_counter()
     last = state["attempts"][-1]
-    expects = state["analysis"].get("expects") or {}
     actions, queued = [], []
     for suggestion in last.get("suggest") or []:
         queued.append({**suggestion, "fix": True})
         actions.append(f"queued {suggestion['source']}: {suggestion['why']}")
-    if last["verdict"] == "mismatch" and not queued:
-        reshaped, notes = cands.shape_to(last["generated"], expects, last.get("shape"))
-        if notes and normalise_query(reshaped) != normalise_query(last["sparql"]):
-            queued.append({"sparql": reshaped, "source": f"refine:{last['n']}", "why": "; ".join(notes),
-                           "patterns": [], "covers": last.get("covers", []), "fix": True})
-            actions += notes
     if not queued:
-        actions.append("no repair for this query: the next candidate is tried")
+        actions.append("no repair for this query: the next reading is tried")
     record = {"after_attempt": last["n"], "node": "refine", "reason": last["verdict"], "problems": last["problems"],
               "actions": actions, "queued": len(queued)}
     update = {"candidates": queued + list(state.get("candidates") or []), "refinements": [record]}
@@ -279,7 +409,8 @@ def refine(state, runtime) -> dict:
 
 
 def explore(state, runtime) -> dict:
-    """After an empty answer: search the ontology, probe the named words, and queue what they suggest.
+    """After an empty answer: search the ontology, probe the named words, and queue what they suggest (the
+    other graph that holds a word, its spelling in the KB, the concept model's other lemmas, a relation).
 
     Every probe is recorded as a finding, including those that found nothing, and the refinement
     record says what was queued (or that nothing was).
@@ -304,7 +435,7 @@ def explore(state, runtime) -> dict:
         findings.append({"kind": "ontology", "available": result["available"], "hits": result["hits"],
                          "summary": (f"ontology terms: {', '.join(curies)}" if curies else result["note"]
                                      or "no ontology term matched")})
-    words = [w for w in (analysis.get("expects") or {}).get("words", [])][:MAX_WORDS]
+    words = [w["word"] for w in (analysis.get("expects") or {}).get("words") or []][:MAX_WORDS]
     for word in words:
         if word in known:
             continue
@@ -316,9 +447,15 @@ def explore(state, runtime) -> dict:
     every = [f for f in (state.get("exploration") or []) + findings if f.get("kind") == "word" and f.get("word")]
     hits = [h for f in (state.get("exploration") or []) + findings if f.get("kind") == "ontology"
             for h in f.get("hits") or []]
-    queued, actions = proposals(state, last, every, hits, ctx)
+    update: dict = {"exploration": findings}
+    _, remapped = _mapped_words({**state, "exploration": every}, last, ctx, update)
+    queued, actions = proposals(state, last, [f for f in every if f["word"] in words], hits, ctx)
+    queued = cands.unique([{**c, "fix": True} for c in remapped] + queued)
+    if remapped:
+        actions.insert(0, f"a mapped word is in the KB as written: {len(remapped)} reading(s) with it queued")
+    findings = update["exploration"]
     record = {"after_attempt": last["n"], "node": "explore", "reason": "empty", "problems": last["problems"],
-              "actions": actions or ["nothing found to change: the next candidate is tried"],
+              "actions": actions or ["nothing found to change: the next reading is tried"],
               "queued": len(queued)}
     summary = f"after attempt {last['n']} (empty): " + "; ".join(f["summary"] for f in findings) \
               + f"; queued {len(queued)}"
@@ -327,40 +464,37 @@ def explore(state, runtime) -> dict:
 
 
 def output(state, runtime) -> dict:
-    """The answer: the verified attempt, else the first valid one (fallback), with its rows and a confidence."""
+    """The answer: the first verified attempt; else the best unverified one (it ran, it answered, it left the
+    least out), said plainly to be unverified with what was tried; a confidence that is a probability."""
     start, ctx = time.perf_counter(), runtime.context
+    analysis = state.get("analysis") or {}
+    if analysis.get("off_topic"):
+        final = {"sparql": "", "source": "none", "attempt": None, "fallback": False, "confidence": 0.0,
+                 "rows": None, "verdict": "off_topic", "verified": False, "reason": analysis["off_topic"]}
+        return {"final": final, "trace": _trace("output", start, "not a question about LiITA: no query run")}
     attempts = state.get("attempts") or []
-    chosen, fallback = None, False
     ok = [a for a in attempts if a.get("verdict") == "ok"]
+    tried = "; ".join(f"{a['n']}. {a['source']}: {a['verdict']}"
+                      + (f" ({a['problems'][0]})" if a.get("problems") else "") for a in attempts)
     if ok:
-        chosen = ok[-1]
+        chosen, fallback = ok[0], False
     else:
-        valid = [a for a in attempts if answered(a)] or [a for a in attempts if attempt_ok(a)]
-        if valid:
-            chosen, fallback = valid[0], True
+        valid = [a for a in attempts if attempt_ok(a)]
+        chosen = min(valid, key=lambda a: (not answered(a), len(a.get("problems") or []), a["n"])) if valid else None
+        fallback = True
     if chosen is None:
         final = {"sparql": attempts[0]["sparql"] if attempts else "", "source": None, "attempt": None,
-                 "fallback": True, "confidence": 0.0, "rows": None, "verdict": "none",
-                 "reason": "no attempt ran without an error"}
+                 "fallback": True, "confidence": 0.0, "rows": None, "verdict": "none", "verified": False,
+                 "reason": "no reading could be verified: no query ran without an error"
+                           + (f" (tried {tried})" if tried else "")}
         return {"final": final, "trace": _trace("output", start, final["reason"])}
     rows = ctx.rows_of(chosen["sparql"])
+    reason = ("verified" if not fallback else
+              f"no reading could be verified in {len(attempts)} attempt(s); showing attempt {chosen['n']} "
+              f"({chosen['verdict']}); tried {tried}")
     final = {"sparql": chosen["sparql"], "source": chosen["source"], "attempt": chosen["n"], "fallback": fallback,
-             "confidence": confidence(chosen, fallback), "rows": rows.to_dict() if rows is not None else None,
-             "verdict": chosen["verdict"],
-             "reason": ("verified" if not fallback else
-                        f"no attempt verified in {len(attempts)}: first valid attempt ({chosen['verdict']})")}
-    summary = f"attempt {chosen['n']} ({final['reason']}), confidence {final['confidence']:.2f}"
+             "confidence": confidence(chosen, analysis, not fallback), "rows": rows.to_dict() if rows is not None
+             else None, "verdict": chosen["verdict"], "verified": not fallback, "reason": reason}
+    summary = f"attempt {chosen['n']} ({'verified' if not fallback else 'unverified'}), " \
+              f"confidence {final['confidence']:.2f}"
     return {"final": final, "trace": _trace("output", start, summary)}
-
-
-def confidence(attempt: dict, fallback: bool) -> float:
-    """0.9 for a query verified at the first attempt, 0.15 less per later attempt, ×0.8 when it is not the
-    catalogue's own reading, ×0.95 when execute had to fix it; a fallback gets 0.3 (0.15 if it is empty)."""
-    if fallback:
-        return 0.3 if answered(attempt) else 0.15
-    value = 0.9 - 0.15 * (attempt["n"] - 1)
-    if attempt.get("source") != "catalogue":
-        value *= 0.8
-    if attempt.get("fixes"):
-        value *= 0.95
-    return round(max(0.05, value), 2)

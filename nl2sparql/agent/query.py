@@ -1,4 +1,4 @@
-"""Reading one query as tokens: its outline, projection, triple patterns, statements, vocabulary values.
+"""Reading one query as tokens: its outline, projection, statements, vocabulary values.
 
 Not a parser (:mod:`nl2sparql.sparql.lexer` tokens and bracket matching), but
 enough to read the shapes the catalogue, the pools and LLMs write, without
@@ -98,79 +98,6 @@ def projection(sparql: str) -> list[str]:
     return names
 
 
-_STATEMENT_START = ("{", ".", "}", ")")
-
-
-def triples(sparql: str) -> list[tuple[str, str, str]]:
-    """``(subject, predicate, object)`` token texts of the triple patterns (``;`` and ``,`` lists expanded;
-    a property path in parentheses is one predicate). Not a parser: enough to read the usual shapes."""
-    tokens = tokenize(sparql)
-    out, i = [], 0
-    while i < len(tokens):
-        tok, prev = tokens[i], tokens[i - 1] if i else None
-        starts = prev is None or prev.text in _STATEMENT_START
-        if not (starts and tok.kind in ("var", "iri", "pname") and _in_group(tokens, i)):
-            i += 1
-            continue
-        subject, i = tok.text, i + 1
-        while i < len(tokens):
-            if tokens[i].text == "(":
-                end = closing(tokens, i)
-                if end is None:
-                    return out
-                pred, i = "".join(t.text for t in tokens[i:end + 1]), end + 1
-            elif tokens[i].kind in ("var", "iri", "pname") or tokens[i].text in ("a", "^"):
-                j = i + 1 if tokens[i].text != "^" else i + 2
-                pred, i = "".join(t.text for t in tokens[i:j]), j
-            else:
-                break
-            while i < len(tokens) and tokens[i].kind in ("var", "iri", "pname", "string", "number"):
-                obj = tokens[i].text
-                i += 1
-                if i < len(tokens) and tokens[i].kind == "langtag":
-                    i += 1
-                out.append((subject, pred, obj))
-                if i < len(tokens) and tokens[i].text == ",":
-                    i += 1
-                    continue
-                break
-            if i < len(tokens) and tokens[i].text == ";":
-                i += 1
-                continue
-            break
-    return out
-
-
-def _in_group(tokens: list[Token], i: int) -> bool:
-    """True when token ``i`` may start a triple: inside braces, not in a VALUES block or a SELECT clause."""
-    depth = 0
-    for k in range(i - 1, -1, -1):
-        t = tokens[k]
-        if t.text == "}":
-            depth += 1
-        elif t.text == "{":
-            if depth == 0:
-                return not (k >= 2 and tokens[k - 2].upper == "VALUES") and not (k >= 1 and tokens[k - 1].text == ")"
-                                                                               and _values_tuple(tokens, k - 1))
-            depth -= 1
-    return False
-
-
-def _values_tuple(tokens: list[Token], close: int) -> bool:
-    """True when the ``)`` at ``close`` ends the variable list of ``VALUES (?a ?b)``."""
-    for k in range(close - 1, -1, -1):
-        if tokens[k].text == "(":
-            return k >= 1 and tokens[k - 1].upper == "VALUES"
-        if tokens[k].kind != "var":
-            return False
-    return False
-
-
-def subject_vars(sparql: str) -> set[str]:
-    """Variables that are the subject of a triple pattern somewhere (so they hold IRIs or blank nodes)."""
-    return {s[1:] for s, _, _ in triples(sparql) if s.startswith(("?", "$"))}
-
-
 def vocabulary_value(iri: str | None) -> tuple[str, str] | None:
     """``(kind, local name)`` when ``iri`` is a closed-vocabulary value (an emotion, a POS, a gender, a
     polarity class), else ``None``."""
@@ -178,27 +105,6 @@ def vocabulary_value(iri: str | None) -> tuple[str, str] | None:
         if iri and iri.startswith(base) and iri[len(base):] in names:
             return kind, iri[len(base):]
     return None
-
-
-def evidence_columns(sparql: str) -> set[str]:
-    """Projected variables that only echo a condition: tested by a FILTER against a constant
-    (``CONTAINS(?definition, "…")``), or a value of a resource fixed to a vocabulary value
-    (``?s marl:hasPolarity marl:Negative ; marl:hasPolarityValue ?polarity``). The first column is never one."""
-    names = set(projection(sparql)[1:])
-    if not names:
-        return set()
-    prefixes = {**PREFIXES, **declared_prefixes(sparql)}
-    tokens = tokenize(sparql)
-    out = set()
-    for i, tok in enumerate(tokens):
-        if tok.upper == "FILTER" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            inside = tokens[i + 1:(closing(tokens, i + 1) or i + 1) + 1]
-            if any(t.kind in ("string", "number") for t in inside):
-                out |= {t.text[1:] for t in inside if t.kind == "var" and t.text[1:] in names}
-    found = triples(sparql)
-    fixed = {s for s, _, o in found if vocabulary_value(iri_of_text(o, prefixes))}
-    out |= {o[1:] for s, _, o in found if s in fixed and o[1:] in names and o.startswith("?")}
-    return out
 
 
 def iri_of_text(text: str, prefixes: dict[str, str]) -> str | None:
@@ -233,12 +139,6 @@ def is_count(sparql: str) -> bool:
         return "GROUP" not in modifiers(o)
     named = set(re.findall(r"\bVALUES\s+\?(\w+)", sparql, re.IGNORECASE))
     return all(expr == name and name in named for expr, name in items[:-1])
-
-
-def uses_word(sparql: str, word: str) -> bool:
-    """True when a string literal of the query is ``word`` (any case), or contains it."""
-    wanted = word.lower()
-    return any(t.kind == "string" and wanted in t.text[1:-1].lower() for t in tokenize(sparql))
 
 
 def literal(value: str) -> str:

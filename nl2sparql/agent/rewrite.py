@@ -1,35 +1,18 @@
-"""Rewrites of one query: the answer's shape, and where a named word is anchored.
+"""Rewrites of one query: the answer's form, where a named word is anchored, what an ASK requires.
 
 Every function takes query text and returns new text, or ``None`` when it does
-not apply. Shape: :func:`drop_columns`, :func:`to_ask`, :func:`to_count`.
-Anchors: :func:`anchor_word` / :func:`anchor_named` (a named word the query
-left out), :func:`as_hypolemma` / :func:`lemma_of_hypolemma` (a word that is a
-hypolemma), :func:`anchor_in_complit` (a word only CompL-it has). Edits are made
-at token offsets (:mod:`.query`), never inside strings or IRIs.
+not apply. Form: :func:`to_ask`, :func:`to_count`. Anchors:
+:func:`as_hypolemma` / :func:`lemma_of_hypolemma` (a word that is a hypolemma),
+:func:`anchor_in_complit` (a word only CompL-it has). :func:`required_optionals`
+(the fact an ASK asks about made required). Edits are made at token offsets
+(:mod:`.query`), never inside strings or IRIs.
 """
 
 from __future__ import annotations
 
 from ..namespaces import PREFIXES
-from ..sparql.lexer import apply_edits, declared_prefixes, tokenize
-from .query import (has_aggregate, iri_of_text, is_count, literal, modifiers, outline, projection, select_items,
-                    simple_triple, statements, triples)
-
-def drop_columns(sparql: str, names: set[str]) -> str | None:
-    """The SELECT without the projected variables ``names`` (``None`` when none of them is projected
-    or nothing would be left)."""
-    o = outline(sparql)
-    if o is None or o.form != "select":
-        return None
-    items = select_items(o)
-    drop = [(lo, hi) for lo, hi in items if lo == hi and o.tokens[lo].text[1:] in names]
-    if not drop or len(drop) == len(items):
-        return None
-    edits = []
-    for lo, _ in drop:
-        start, end = o.tokens[lo].start, o.tokens[lo].start + len(o.tokens[lo].text)
-        edits.append((start, end + 1 if sparql[end:end + 1] == " " else end, ""))
-    return apply_edits(sparql, edits)
+from ..sparql.lexer import apply_edits, tokenize
+from .query import has_aggregate, is_count, modifiers, outline, projection, simple_triple, statements
 
 
 def to_ask(sparql: str) -> str | None:
@@ -56,55 +39,6 @@ def to_count(sparql: str) -> str | None:
         return f"{prologue}SELECT (COUNT(*) AS ?count) WHERE {{\n  {{ {sparql[o.prologue_end:].strip()} }}\n}}\n"
     body = sparql[o.tokens[o.where_open].start:o.tokens[o.where_close].start + 1]
     return f"{prologue}SELECT (COUNT(DISTINCT ?{names[0]}) AS ?count) WHERE {body}\n"
-
-
-def anchor_word(sparql: str, var: str, word: str, lang: str = "it") -> str | None:
-    """``VALUES ?var { "word"@lang }`` at the start of the WHERE group (``None`` when ``?var`` is not used
-    or already has VALUES)."""
-    o = outline(sparql)
-    if o is None:
-        return None
-    texts = [t.text for t in o.tokens]
-    if f"?{var}" not in texts[o.where_open:o.where_close]:
-        return None
-    if any(a.upper == "VALUES" and b.text == f"?{var}" for a, b in zip(o.tokens, o.tokens[1:])):
-        return None
-    at = o.tokens[o.where_open].start + 1
-    return sparql[:at] + f"\n  VALUES ?{var} {{ {literal(word)}@{lang} }}" + sparql[at:]
-
-
-LEMMA_CLASS = PREFIXES["lila"] + "Lemma"
-RDF_TYPE = PREFIXES["rdf"] + "type"
-#: Language tags a named word may carry (Italian, Sicilian, Parmigiano) and the plain string.
-WORD_TAGS = ("it", "scn", "roa", None)
-
-
-def anchor_named(sparql: str, word: str) -> str | None:
-    """The query restricted to the named word: ``VALUES ?wr`` on the lemma's written form when the query
-    has one, else a written form of the first ``lila:Lemma`` variable (``None`` when neither exists)."""
-    prefixes = {**PREFIXES, **declared_prefixes(sparql)}
-    found = triples(sparql)
-    written = [o for s, p, o in found if o.startswith("?") and iri_of_text(p, prefixes) == PREFIXES["ontolex"]
-               + "writtenRep" and any(s2 == s and _is_lemma_type(p2, o2, prefixes) for s2, p2, o2 in found)]
-    if written:
-        return anchor_word(sparql, written[0][1:], word)
-    tokens = tokenize(sparql)
-    for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
-        if a.kind == "var" and _is_lemma_type(b.text, c.text, prefixes):
-            values = " ".join(f"{literal(word)}@{tag}" if tag else literal(word) for tag in WORD_TAGS)
-            var = f"?{a.text[1:]}Named"
-            end = c.start + len(c.text)
-            rest = sparql[end:].lstrip(" ")
-            if rest.startswith("."):
-                rest = rest[1:]
-            elif rest.startswith(";"):
-                rest = f"{a.text} " + rest[1:].lstrip(" ")  # the subject's other predicates go on
-            return sparql[:end] + f" ; ontolex:writtenRep {var} .\n    VALUES {var} {{ {values} }} " + rest
-    return None
-
-
-def _is_lemma_type(pred: str, obj: str, prefixes: dict[str, str]) -> bool:
-    return (pred == "a" or iri_of_text(pred, prefixes) == RDF_TYPE) and iri_of_text(obj, prefixes) == LEMMA_CLASS
 
 
 def rename_var(sparql: str, old: str, new: str) -> str:
@@ -190,3 +124,11 @@ def anchor_in_complit(sparql: str, word: str, service: str) -> str | None:
               f"    {form} ontolex:writtenRep {var} .")
     edits.append((brace.start + 1, brace.start + 1, lookup))
     return "\n".join(line for line in apply_edits(sparql, edits).split("\n") if line.strip())
+
+
+def required_optionals(sparql: str) -> str | None:
+    """The query with every ``OPTIONAL`` block made required (``None`` when it has none): what an ASK
+    that asks whether a word *has* a fact must say (an optional fact never changes its answer)."""
+    edits = [(t.start, t.start + len(t.text) + (sparql[t.start + len(t.text):][:1] == " "), "")
+             for t in tokenize(sparql) if t.upper == "OPTIONAL"]
+    return apply_edits(sparql, edits) if edits else None

@@ -13,20 +13,22 @@ the whole history.
 key                       what
 ========================  ===============================================================
 ``question``              the question as asked
-``analysis``              language, patterns, slots, shape, complexity and what the answer must
-                          look like (``expects``: form, columns, IRI columns wanted, named words)
+``analysis``              the translator's reading: language, cues, slots, shape, complexity, its
+                          query and alternatives (``reading``), what the answer must be (``expects``,
+                          :mod:`.checks`), ontology hits; or ``off_topic`` and nothing else
 ``plan``                  ``subtasks`` (what the query must do, in order) and the reading chosen
 ``examples``              retrieved pool examples (id, score, question, patterns, sparql)
-``candidates``            the queue of queries still to try (sparql, source, why, covers)
+``candidates``            the queue of queries still to try (sparql, source, why, what it leaves out)
 ``current``               the attempt being executed and verified
 ``route``                 where the run goes next (set by ``generate`` and ``verify``)
 ``attempts``              every finished attempt: its query, every query run for it (with the
-                          error or row count), the fixes applied, the verdict
+                          error or row count), the fixes applied, the verdict and its problems
 ``exploration``           findings of ``explore``: ontology hits, word probes, relation probes
 ``refinements``           what ``refine`` and ``explore`` did after each failed attempt, and why
 ``trace``                 one record per node run: node, milliseconds, a one-line summary
 ``schema``                ontology context (text) for prompts, from the last exploration
-``final``                 the answer: sparql, source, confidence, attempt, fallback, rows, reason
+``final``                 the answer: sparql, source, confidence, attempt, fallback, verified, rows,
+                          verdict, reason (what was tried, when nothing could be verified)
 ========================  ===============================================================
 """
 

@@ -1,9 +1,10 @@
 """Helpers for testing the agent with real components and a known script.
 
-* :class:`ScriptedTranslator` stands in for the offline translator: its
-  readings are the queries given, in order, and it retrieves no examples, so a
-  test decides exactly what ``generate`` tries (every query still runs on a real
-  KB through the API).
+* :class:`ScriptedTranslator` stands in for the offline translator: it reads
+  the question as the real reader does (so the checks expect what they would),
+  but its readings are the queries given, in order, and it retrieves no
+  examples, so a test decides exactly what ``generate`` tries (every query
+  still runs on a real KB through the API).
 * :class:`InterruptingKB` wraps a real KB and raises :class:`Interrupted` (not a
   project error, so the run stops as a crash would) at the first query that
   contains a given text: a checkpointed run can then be resumed by thread id.
@@ -23,6 +24,14 @@ class ScriptedTranslator:
         self.queries = list(queries)
         self.shape = shape
         self.asked: list[tuple[str, dict | None]] = []
+
+    def translate(self, question: str):
+        """The real reading of ``question`` (what the checks expect); the scripted readings stand for its plans."""
+        from ..translate.offline import OfflineTranslator
+
+        result = OfflineTranslator(None).translate(question)
+        result.source, result.alternatives = "catalogue", []
+        return result
 
     def ranked(self, question: str, examples=None, changes: dict | None = None) -> list[dict]:
         """The scripted queries as readings (none when slots are changed: no re-reading)."""

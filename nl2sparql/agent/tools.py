@@ -5,8 +5,9 @@
   relies on the probes alone.
 * :func:`probe_word` asks where a word lives: which spellings and language
   tags exist, as what (Italian lemma, hypolemma, dialect lemma, inflected
-  form), in which graph, and whether CompL-it has it, with how many senses and
-  which relations link them to other senses (outgoing and incoming, as CURIEs).
+  form), in which graph, which properties its Italian lemma has (IRI → count),
+  and whether CompL-it has it, with how many senses and which relations link
+  them to other senses (outgoing and incoming, as CURIEs).
 
 Every probe is one bounded query through :meth:`AgentContext.run_query` (so
 through :func:`nl2sparql.service.execute`); a probe that fails says so in its finding.
@@ -104,8 +105,21 @@ def probe_word(ctx, word: str) -> dict:
     complit = _probe_complit(ctx, values)
     kinds = sorted({f["kind"] for f in found})
     where = kinds + (["complit"] if complit.get("senses") else [])
+    properties = _lemma_properties(ctx, values) if "italian" in kinds else {}
     return {"word": word, "found": bool(where), "where": where, "liita": _dedupe(found), "complit": complit,
-            "errors": [e for e in (liita["error"], complit.get("error")) if e]}
+            "properties": properties, "errors": [e for e in (liita["error"], complit.get("error")) if e]}
+
+
+def _lemma_properties(ctx, values: str) -> dict[str, int]:
+    """The properties of the word's Italian Lemma Bank lemmas, with how many values each has."""
+    run = ctx.run_query(
+        "SELECT ?p (COUNT(*) AS ?n) WHERE {\n"
+        f"  VALUES ?wr {{ {values} }}\n"
+        f"  ?lemma dcterms:isPartOf <{LEMMA_BANK}> ; ontolex:writtenRep ?wr ; ?p ?o .\n"
+        "} GROUP BY ?p")
+    if run["error"] is not None:
+        return {}
+    return {prop: int(n) for prop, n in ctx.rows_of(run["sparql"]).values() if prop and n}
 
 
 def _kind(x: dict, rtype: dict | None, bank: dict | None) -> str:

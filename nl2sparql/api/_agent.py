@@ -11,7 +11,9 @@ Registers the ``agent`` translator for :func:`nl2sparql.api.evaluate`.
 
 from __future__ import annotations
 
+import threading
 import time
+import weakref
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,6 @@ from ..score.evaluate import PREDICTORS, register_predictor
 from ..service.kbs import KBLike, limits, using_kb
 from ..service.llm import llm_client
 from ..service.pools import PoolsLike, resolve_pools
-from ..service.topic import off_topic
 from ..service.translation import MODES
 from ..service.types import Result, Rows
 
@@ -77,15 +78,22 @@ class AgentStep(Result):
         return result_from_state(self.state, mode=self.mode)
 
 
-def _off_topic_state(question: str) -> dict | None:
-    """The finished state of a run that writes no query because the question is not about LiITA, else ``None``."""
-    check_question(question)
-    reason = off_topic(question)
-    if reason is None:
-        return None
-    return {"question": question, "trace": [{"node": "analyze", "ms": 0.0, "summary": reason}],
-            "final": {"sparql": "", "confidence": 0.0, "source": "none", "attempt": None, "fallback": False,
-                      "verdict": "off_topic", "reason": reason}}
+#: One concept mapper per open KB and embedder: its lexicon (every written form of the KB) is read once.
+_MAPPERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MAPPERS_LOCK = threading.Lock()
+
+
+def _concepts(store, embedder: str | None):
+    """The :class:`~nl2sparql.translate.concepts.ConceptMapper` of ``store`` (English words → its lemmas),
+    shared by the agent runs on that KB, as the translator reads questions on it."""
+    from ..translate.concepts import ConceptMapper
+
+    with _MAPPERS_LOCK:
+        per_kb = _MAPPERS.setdefault(store, {})
+        if embedder not in per_kb:
+            ref = weakref.ref(store)
+            per_kb[embedder] = ConceptMapper(lambda: ref(), embedder=embedder)
+        return per_kb[embedder]
 
 
 @contextmanager
@@ -120,7 +128,8 @@ def _run(question: str, *, mode: str, kb: KBLike, pools: PoolsLike, k: int, embe
             client.set_budget((max_attempts + 2) * client.config.timeout)
         store = stack.enter_context(using_kb(kb))
         saver = stack.enter_context(sqlite_checkpointer(checkpoint)) if checkpoint is not None else None
-        ctx = AgentContext(kb=store, translator=OfflineTranslator(retriever, k=k), llm=client,
+        translator = OfflineTranslator(retriever, k=k, concepts=_concepts(store, embedder))
+        ctx = AgentContext(kb=store, translator=translator, llm=client,
                            max_attempts=max_attempts, timeout=timeout, max_rows=max_rows, k=k)
         yield Run(question, ctx, checkpointer=saver, thread=thread), client
 
@@ -154,12 +163,10 @@ def agent(question: str, *, mode: str = "offline", kb: KBLike = None, pools: Poo
     sqlite file) with ``thread`` keeps the run; calling again with the same thread
     resumes an interrupted run or returns the finished one. ``exclude_ids`` keeps
     pool items out of retrieval (evaluation). A question that is not about LiITA
-    (:func:`~nl2sparql.service.topic.off_topic`) ends at once with the verdict ``off_topic``.
+    (:func:`~nl2sparql.service.topic.off_topic`) ends at its analysis with the verdict ``off_topic``, no
+    query run.
     """
     start = time.perf_counter()
-    stopped = _off_topic_state(question)
-    if stopped is not None:
-        return result_from_state(stopped, mode=mode)
     with _run(question, mode=mode, kb=kb, pools=pools, k=k, embedder=embedder, llm=llm, max_attempts=max_attempts,
               timeout=timeout, max_rows=max_rows, checkpoint=checkpoint, thread=thread,
               exclude_ids=exclude_ids) as (run, client):
@@ -175,10 +182,6 @@ def agent_stream(question: str, *, mode: str = "offline", kb: KBLike = None, poo
                  max_rows: int | None = None, checkpoint: str | Path | None = None,
                  thread: str | None = None) -> Iterator[AgentStep]:
     """:func:`agent`, one :class:`AgentStep` per node as it finishes (the last one's state holds ``final``)."""
-    stopped = _off_topic_state(question)
-    if stopped is not None:
-        yield AgentStep("output", stopped, stopped, mode)
-        return
     with _run(question, mode=mode, kb=kb, pools=pools, k=k, embedder=embedder, llm=llm, max_attempts=max_attempts,
               timeout=timeout, max_rows=max_rows, checkpoint=checkpoint, thread=thread) as (run, _):
         for step in run.stream():

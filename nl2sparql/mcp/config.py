@@ -53,6 +53,11 @@ class ServerConfig:
             raise api.ConfigError(f"the query timeout must be positive, got {self.kb.timeout}")
 
     @property
+    def answer_rows(self) -> int:
+        """The rows a translation or an agent run returns with its query: the same cap for both."""
+        return min(DEFAULT_ROWS, self.max_rows)
+
+    @property
     def timeout(self) -> float:
         """The longest time budget (seconds) one query may get."""
         return self.kb.timeout if self.kb.timeout is not None else api.DEFAULT_TIMEOUT

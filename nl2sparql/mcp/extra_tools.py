@@ -40,13 +40,15 @@ def register(server, config: ServerConfig) -> None:
                         f"({config.mode}).")] = None,
         max_attempts: Annotated[int, Field(ge=1, le=5, description="Most queries the agent tries (1 to 5).")] = 3,
     ) -> dict[str, Any]:
-        """Translate a question with the nl2sparql agent: it reads the question, drafts a query, runs and
-        checks it on the KB, and repairs it over several attempts. Returns the final SPARQL, its rows and
-        the trace of every attempt (what was tried, what went wrong, what changed)."""
+        """Translate a question with the nl2sparql agent: it reads the question, drafts a query, runs it and
+        checks the answer against the question, and tries other readings over several attempts. Returns the
+        final SPARQL, up to as many rows as translate attaches, whether the answer was verified (final.verified,
+        final.reason), a confidence that is a probability, and the trace of every attempt (what was tried,
+        what went wrong, what changed)."""
         agent = optional_api("agent", "the agent")
         chosen = mode or config.mode
         return agent(question, mode=chosen, kb=kb, embedder=config.embedder, max_attempts=max_attempts,
-                     llm=config.llm_settings() if chosen == "llm" else None).to_dict()
+                     max_rows=config.answer_rows, llm=config.llm_settings() if chosen == "llm" else None).to_dict()
 
     @server.tool(title="Generate validated question/SPARQL examples", annotations=hints)
     def generate_examples(

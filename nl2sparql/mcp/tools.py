@@ -14,7 +14,7 @@ from pydantic import Field
 from .. import api
 from ..api import (Analysis, FixResult, OntologySearchResult, RetrievalResult, Rows, TranslationResult,
                          ValidationResult)
-from .config import DEFAULT_ROWS, ServerConfig
+from .config import ServerConfig
 from .fields import MAX_QUESTION, Constraints, Patterns, Question, Sparql, TopK
 
 #: Tool behaviour hints: nothing the tools do changes the KB or the user's files.
@@ -36,8 +36,8 @@ def register(server, config: ServerConfig) -> None:
                         "server's LLM with validation and repair rounds (falls back to offline). Default: "
                         f"the server's ({config.mode}).")] = None,
         execute: Annotated[bool, Field(
-            description=f"Also run the query and attach up to {DEFAULT_ROWS} rows (use execute_sparql for "
-                        "more).")] = False,
+            description=f"Also run the query and attach up to {config.answer_rows} rows (use execute_sparql "
+                        "for more).")] = False,
         top_k: Annotated[int, Field(ge=1, le=20, description="Similar pool examples to retrieve and return "
                                                              "(1 to 20).")] = 5,
         language: Annotated[Optional[Literal["it", "en"]], Field(
@@ -51,7 +51,7 @@ def register(server, config: ServerConfig) -> None:
         no query: off_topic says so in one line."""
         chosen = mode or config.mode
         return api.translate(question, mode=chosen, execute=execute, kb=kb, k=top_k, embedder=config.embedder,
-                             llm=config.llm_settings() if chosen == "llm" else None, max_rows=DEFAULT_ROWS)
+                             llm=config.llm_settings() if chosen == "llm" else None, max_rows=config.answer_rows)
 
     @server.tool(title="Detect the query patterns of a question", annotations=hints)
     def infer_patterns(
@@ -112,7 +112,7 @@ def register(server, config: ServerConfig) -> None:
             = config.timeout,
         limit: Annotated[int, Field(ge=1, le=config.max_rows, description=(
             f"Most rows returned (1 to {config.max_rows}); truncated says when the answer was cut."))]
-            = DEFAULT_ROWS,
+            = config.answer_rows,
     ) -> Rows:
         """Run a read-only query on the server's LiITA knowledge base and return the answer (SELECT rows in
         the SPARQL JSON cell format, an ASK boolean, or CONSTRUCT triples). SPARQL Update is refused,

@@ -10,7 +10,9 @@ The classes are those of the question audit (``bench/audit/PROTOCOL.md``):
   drops the lemmas that lack it), ``extra_column`` (a column the question does not ask for),
   ``cross_product`` (two multi-valued columns not aggregated), ``idle_graph``, ``unused_triples``,
   ``empty_column`` (``GROUP_CONCAT`` over a number, always unbound), ``wrong_tag`` (among them a
-  resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``).
+  resource's label for a resource read only inside ``MINUS`` / ``NOT EXISTS``), ``broken_rule`` (an error of
+  the one rule registry, :data:`~nl2sparql.patterns.RULES`, keyed by the rule's id: the validator's and the
+  translator's rules hold for golds too, e.g. no ASK tests a fact inside OPTIONAL).
 
 Each defect is ``(class, key)``: the key names the template or the rule (the audit's ``pattern``).
 The checks read the text and the query only, so they also check items written by hand or by an LLM.
@@ -24,7 +26,9 @@ from typing import Iterable
 
 from ..patterns.catalogue import CATALOGUE
 from ..patterns.morpho_regex import PREFIXES, SUFFIXES
+from ..patterns.rules import RULES
 from ..patterns.vocab import EMOTION
+from ..rules import parse
 from ..sparql.features import analyze, without_negations
 from ..sparql.lexer import tokenize
 
@@ -219,6 +223,9 @@ def _evidence(tokens, where: int) -> set[str]:
     return (tested - {"wr", "lemma"}) | labelled
 
 
+#: The registry's rules a gold must keep: its errors (a gold ran, so it parses and its prefixes are declared).
+_GOLD_RULES = tuple(r for r in RULES if r.severity == "error" and r.id not in ("syntax", "unknown_prefix"))
+
 #: ``GROUP_CONCAT`` straight over a variable (no ``STR()``): an error, so an unbound column, for a number.
 _BARE_CONCAT = re.compile(r"(?i)\bGROUP_CONCAT\s*\(\s*(?:DISTINCT\s+)?\?(\w+)")
 _NUMERIC_PROPERTIES = {"http://www.gsi.upm.es/ontologies/marl/ns#hasPolarityValue"}
@@ -266,6 +273,8 @@ def gold_defects(sparql: str, shape: str | None, fragment_kinds: Iterable[str] =
         if f.object_of.get(var, set()) & _NUMERIC_PROPERTIES:
             found.append(("empty_column", "group_concat_of_a_number"))
     found += _tag_defects(f, patterns or {}, sparql)
+    parsed = parse(sparql)
+    found += [("broken_rule", rule.id) for rule in _GOLD_RULES if next(iter(rule.check(sparql, parsed)), None)]
     if f.limit and not f.order_by:
         found.append(("other", "limit_without_order"))
     return found

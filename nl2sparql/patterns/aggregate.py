@@ -59,9 +59,9 @@ def _grouping(frame, group: str | None) -> Var | None:
     key = frame.fresh(group)
     if facet.on_entry:
         entry = frame.fresh(f"{group}Entry")
-        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), Triple(entry, IRI.of(facet.prop), key))
+        frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), *facet.value_triples(entry, key))
     else:
-        frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+        frame.where.add(*facet.value_triples(frame.lemma, key))
     return key
 
 
@@ -103,7 +103,7 @@ class Aggregate(StandalonePattern):
     def build(self, slots: dict, rng: random.Random):
         steps = [tuple(s) for s in slots.get("steps") or []]
         op, by, group = slots["op"], slots["by"], slots.get("group")
-        frame = constrained(steps, "list", rng=rng)
+        frame = constrained(steps, "list", rng=rng, by_label=True)
         value, aggregated = add_measure(frame, by)
         key = _grouping(frame, group)
         keys = [frame.lemma] + ([key] if key else [])
@@ -154,10 +154,13 @@ class Aggregate(StandalonePattern):
         by_en = f", grouped by {FACETS[group].prop}" if group else ""
         return frag("standalone", it, en,
                     f"Calcola {function}({measure.tech}) sui lila:Lemma{space(tech_it)}, un valore per lemma{by_it}.",
-                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.")
+                    f"Compute {function}({measure.tech}) over the lila:Lemma{space(tech_en)}, one value per lemma{by_en}.",
+                    lead="lexicon")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
+        if f.extreme_filter:  # the rows at a MIN/MAX (a tie-safe RANKING), not the value itself
+            return 0.0
         return 0.9 if f.aggregates & {"AVG", "MIN", "MAX", "SUM"} else 0.0
 
     # -- translator ---------------------------------------------------------------------------

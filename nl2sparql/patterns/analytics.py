@@ -77,12 +77,14 @@ def written(facts: Facts, lemma: str) -> str | None:
     return rows[0][0] if rows else None
 
 
-def constrained(steps, shape: str = "list", word: str | None = None, rng: random.Random | None = None) -> Frame:
-    """A frame with the catalogue's blocks for ``steps`` (``(label, build slots)`` pairs) built on it."""
+def constrained(steps, shape: str = "list", word: str | None = None, rng: random.Random | None = None,
+                by_label: bool | None = None) -> Frame:
+    """A frame with the catalogue's blocks for ``steps`` (``(label, build slots)`` pairs) built on it
+    (``by_label``: see :func:`~.compose.start_frame`)."""
     from .catalogue import CATALOGUE  # the catalogue discovers this package's modules: import it late
     from .compose import start_frame
     rng = rng or random.Random(0)
-    frame = start_frame(shape, word)
+    frame = start_frame(shape, word, by_label=by_label)
     for label, values in steps:
         CATALOGUE[label].build(frame, dict(values), rng)
     return frame
@@ -110,10 +112,9 @@ def add_measure(frame: Frame, measure: str) -> tuple[object, bool]:
 def body(frame: Frame, keep_written: bool = True) -> Group:
     """The frame's WHERE group, selective blocks first and the focus-lemma triples last.
 
-    ``keep_written=False`` leaves out ``?lemma ontolex:writtenRep ?wr`` (a lemma with two written
-    forms would count twice in an aggregate).
+    ``keep_written=False`` leaves out the written form (``frame.written``: nothing an aggregate needs).
     """
-    base = [b for b in frame.base if keep_written or b.o != frame.wr]
+    base = [b for b in frame.base if keep_written or not any(b is w for w in frame.written)]
     if frame.shape == "word":
         return Group(list(frame.where.elements))
     rest = [e for e in frame.where.elements if not any(e is b for b in frame.base)]

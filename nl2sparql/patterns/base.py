@@ -21,6 +21,7 @@ from typing import Callable, Optional
 
 from ..namespaces import COMPLIT_SERVICE
 from ..sparql.model import IRI, Group, Lit, Optional_, Service, Triple, Values, Var
+from .vocab import in_vocabulary
 
 PERSONAS = ("generic", "linguist", "linked_data_expert", "pedagogical")
 LANGS = ("it", "en")
@@ -56,6 +57,12 @@ class Fragment:
         """True when the fragment has alternatives of its own for ``register``."""
         return bool(self.text[lang].get(register))
 
+    @property
+    def lead(self) -> str | None:
+        """What the question is about, for the personas' frames (see :func:`frag`); ``None``: not said."""
+        leads = self.text["it"].get("lead")
+        return leads[0] if leads else None
+
     def pick_np(self, lang: str, register: str, rng: random.Random) -> tuple[str, dict]:
         """One alternative for a language and register, with its features (``n``: ``sg``/``pl``, default ``pl``)."""
         options = self.text[lang].get(register) or self.text[lang]["plain"]
@@ -80,17 +87,19 @@ def pl(text: str) -> dict:
 
 
 def frag(kind: str, it, en, it_tech=None, en_tech=None, ask: tuple | None = None,
-         ling: tuple | None = None) -> Fragment:
+         ling: tuple | None = None, lead: str | None = None) -> Fragment:
     """Build a :class:`Fragment` from alternatives (a string or a dict is one alternative).
 
     ``ask`` and ``ling`` are ``(italian, english)`` alternatives for the
-    ``ask`` and ``ling`` registers.
+    ``ask`` and ``ling`` registers. ``lead`` says what the question is about, for the personas' frames
+    (:data:`~.phrasing.LEADS`: ``kb``, ``italian``, ``dialect``, ``lexicon``): a learner asking a word's
+    Sicilian translation is not "learning Italian".
     """
     def as_list(x):
         return [x] if isinstance(x, (str, dict)) else list(x)
     text = {"it": {"plain": as_list(it)}, "en": {"plain": as_list(en)}}
     for register, pair in (("tech", (it_tech, en_tech)), ("ask", ask or (None, None)),
-                           ("ling", ling or (None, None))):
+                           ("ling", ling or (None, None)), ("lead", (lead, lead))):
         for lang, value in zip(("it", "en"), pair):
             if value is not None:
                 text[lang][register] = as_list(value)
@@ -136,6 +145,12 @@ class Frame:
     answer: dict = field(default_factory=dict)
     #: the focus-lemma triples (``?lemma dcterms:isPartOf <the bank> ; ontolex:writtenRep ?wr``), placed last
     base: list = field(default_factory=list)
+    #: what a list or a count is about: ``words`` (the Lemma Bank's lemmas and their hypolemmas, the participles and
+    #: -mente adverbs LiITA records under a lemma) or ``lemmas`` (the lemmas only); see :func:`~.compose.start_frame`
+    units: str = "words"
+    #: the elements of ``base`` about the written form (``?wr`` and, in a list or a count, the test that it is the
+    #: lemma's own form, its ``rdfs:label``): dropped together where the written form is not needed
+    written: list = field(default_factory=list)
     #: the dialect bank the focus lemmas come from (``None``: the Italian Lemma Bank)
     bank: Optional[str] = None
     _service: Optional[Group] = None
@@ -144,6 +159,8 @@ class Frame:
     _counters: dict = field(default_factory=dict)
     #: What the question asks to show next to the entities (see :meth:`facet`).
     facets: list = field(default_factory=list)
+    #: ``(slot, value)`` pairs outside the vocabulary their slot claims (see :meth:`slot`).
+    odd_slots: list = field(default_factory=list)
     #: Callables that adjust the assembled :class:`~nl2sparql.sparql.model.Select` (a pattern that
     #: changes the query form registers one in its ``build``).
     finishers: list = field(default_factory=list)
@@ -159,7 +176,13 @@ class Frame:
         self.labels[label] = max(weight, self.labels.get(label, 0.0))
 
     def slot(self, name: str, value: str, it: str | None = None, en: str | None = None) -> None:
-        """Record a slot value and the text the Italian / English questions must contain."""
+        """Record a slot value and the text the Italian / English questions must contain.
+
+        A value outside the closed vocabulary its slot claims (an emotion that is no ``elita:Emotion``) is
+        recorded in ``odd_slots``: the composer never draws such a candidate.
+        """
+        if not in_vocabulary(name, value):
+            self.odd_slots.append((name, value))
         self.slots[name] = value
         self.mentions.append((it if it is not None else value, en if en is not None else (it or value)))
 
@@ -177,31 +200,33 @@ class Frame:
             if v not in self.projection:
                 self.projection.append(v)
 
-    def facet(self) -> Facet:
+    def facet(self, required: bool = False) -> Facet:
         """A new facet: an ``OPTIONAL`` group at the end of the query for its triples.
 
         A count shows nothing, so there a facet is required: "how many nouns
-        have a definition" counts the nouns with one.
+        have a definition" counts the nouns with one; ``required``: so it is
+        in a list too ("which words have an emotion").
         """
-        return self._facet(self.where, Group())
+        return self._facet(self.where, Group(), required)
 
-    def complit_facet(self) -> tuple[Var, Facet]:
+    def complit_facet(self, required: bool = False) -> tuple[Var, Facet]:
         """A new CompL-it facet: a CompL-it word of ``?lemma`` and a group inside ``SERVICE`` for the facet.
 
         The link is optional too, ``OPTIONAL { ?wordN ontolex:canonicalForm ?lemma . SERVICE <CompL-it>
         { … } }``, so lemmas without a CompL-it word stay; it never shares a sense with a constraint (the
         definitions of a word are those of all its senses, not of the one a relation went through).
+        ``required``: joined directly ("which words have a synonym").
         """
         word, inner = self.fresh("word"), Group()
         outer = Group([Triple(word, IRI.of("ontolex:canonicalForm"), self.lemma),
                        Service(IRI(COMPLIT_SERVICE), inner)])
-        facet = self._facet(self.where, outer)
+        facet = self._facet(self.where, outer, required)
         facet.group = inner
         self.tag("SERVICE_INTEGRATION", 0.7)
         return word, facet
 
-    def _facet(self, parent: Group, body: Group) -> Facet:
-        if self.shape == "count":  # required: its triples join the parent directly
+    def _facet(self, parent: Group, body: Group, required: bool = False) -> Facet:
+        if self.shape == "count" or required:  # required: its triples join the parent directly
             parent.add(*body.elements)
             return Facet(None, parent, parent)
         optional = Optional_(body)
@@ -210,10 +235,34 @@ class Frame:
         self.facets.append(facet)
         return facet
 
+    def require(self, facet: Facet) -> None:
+        """Make a facet required: its OPTIONAL's content takes the OPTIONAL's place (it leaves ``facets``)."""
+        if facet.optional is None:
+            return
+        elements = facet.parent.elements
+        at = next(i for i, e in enumerate(elements) if e is facet.optional)
+        elements[at:at + 1] = facet.optional.group.elements
+        self.facets = [f for f in self.facets if f is not facet]
+
     def show(self, facet: Facet, var: Var, name: str) -> None:
         """Project a facet column; ``name`` is its column once aggregated (``?definitions``)."""
         facet.columns.append((var, name))
         self.project(var)
+
+    def confine(self, bank: str) -> None:
+        """The focus lemmas are ``bank``'s (a dialect lemma bank's): its ``dcterms:isPartOf`` replaces the Italian
+        words', and every written rep of a dialect lemma is its own (no label marks one as the lemma's)."""
+        member = self.base[0]
+        member.p, member.o = IRI.of("dcterms:isPartOf"), IRI(bank)
+        self.any_written_rep()
+
+    def any_written_rep(self) -> None:
+        """``?wr`` is any written rep of the lemma, not only its own form: the word a question names may be
+        spelt in any way LiITA records («giuoco» is *gioco*)."""
+        extra = self.written[1:]
+        self.written = self.written[:1]
+        self.base = [b for b in self.base if not any(b is e for e in extra)]
+        self.where.elements = [e for e in self.where.elements if not any(e is x for x in extra)]
 
     def complit(self) -> tuple[Var, Group]:
         """The CompL-it word linked to ``?lemma`` and the SERVICE group to add senses to.

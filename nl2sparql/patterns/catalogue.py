@@ -19,10 +19,12 @@ from .pattern import Pattern
 MACHINERY = frozenset({"analytics", "base", "catalogue", "compose", "detect", "guide", "pattern", "phrasing", "reading", "relations",
                        "rules", "tagger", "vocab"})
 
-#: The base fact every composition needs: Italian lemmas with a written form and a POS.
+#: The base fact every composition needs: Italian lemmas with their own written form (the one their ``rdfs:label``
+#: gives, not an abbreviation or a variant spelling: slot words are words people write) and a POS.
 BASE_FACTS = {
     "lemma": "SELECT DISTINCT ?lemma ?wr ?pos WHERE { ?lemma dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> ; "
-             "a lila:Lemma ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos }",
+             "a lila:Lemma ; rdfs:label ?label ; ontolex:writtenRep ?wr ; lila:hasPOS ?pos . "
+             "FILTER(STR(?wr) = STR(?label)) }",
 }
 
 

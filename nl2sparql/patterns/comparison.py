@@ -67,11 +67,13 @@ class Comparison(StandalonePattern):
     def build(self, slots: dict, rng: random.Random):
         by, direction, words = slots["by"], slots.get("direction", "desc"), list(slots["words"])
         frame = constrained([], "list", rng=rng)
+        frame.any_written_rep()  # the words asked about, however they are spelt
         value, aggregated = add_measure(frame, by)
         key = ("DESC", value) if direction == "desc" else value
         where = Group([Values(frame.wr, [italian(w) for w in words])] + frame.where.elements)
-        query = Select([frame.wr], where, distinct=not aggregated, group_by=[frame.wr] if aggregated else [],
-                       order_by=[key, frame.wr], limit=1)
+        # each lemma apart (two lemmas may share a written form), shown by its written form
+        query = Select([frame.wr], where, distinct=not aggregated,
+                       group_by=[frame.lemma, frame.wr] if aggregated else [], order_by=[key, frame.wr], limit=1)
         tags = dict(frame.labels)
         tags[self.label] = 0.9
         mentions = [(w, w) for w in words]
@@ -84,22 +86,29 @@ class Comparison(StandalonePattern):
             more_it, more_en = ("più sensi", "more senses") if direction == "desc" else ("meno sensi", "fewer senses")
             it = [f"Quale ha {more_it} tra {listed_it}?", f"Tra {listed_it}, quale ha {more_it} in CompL-it?"]
             en = [f"Which has {more_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} has {more_en} in CompL-it?"]
+            ling = ([f"Tra i lemmi {listed_it}, quale ha {more_it} in CompL-it?"],
+                    [f"Of the lemmas {quoted_list(words, 'en')}, which has {more_en} in CompL-it?"])
         elif by == "length":
             longer_it, longer_en = ("più lunga", "longer") if direction == "desc" else ("più corta", "shorter")
             it = [f"Quale parola è {longer_it} tra {listed_it}?", f"Tra {listed_it}, quale è {longer_it}?"]
             en = [f"Which word is {longer_en}, {listed_en}?", f"Which of {quoted_list(words, 'en')} is {longer_en}?"]
+            ling = ([f"Tra i lemmi {listed_it}, quale ha la forma scritta {longer_it}?"],
+                    [f"Of the lemmas {quoted_list(words, 'en')}, which has the {longer_en} written form?"])
         else:
             high_it, high_en = ("più alta", "highest") if direction == "desc" else ("più bassa", "lowest")
             it = [f"Tra {listed_it}, quale ha la polarità Sentix {high_it}?",
                   f"Quale tra {listed_it} ha la polarità Sentix {high_it}?"]
             en = [f"Which of {quoted_list(words, 'en')} has the {high_en} Sentix polarity?",
                   f"Which is {'more positive' if direction == 'desc' else 'more negative'} according to Sentix, {listed_en}?"]
+            ling = ([f"Tra i lemmi {listed_it}, quale ha la polarità Sentix {high_it}?"],
+                    [f"Of the lemmas {quoted_list(words, 'en')}, which has the {high_en} Sentix polarity?"])
         order, order_en = ORDER_WORDS[direction]
         return frag("standalone", it, en,
                     f"Tra i lila:Lemma con ontolex:writtenRep {listed_it}, restituisci quello con {measure.tech} "
                     f"{'maggiore' if direction == 'desc' else 'minore'}: ORDER BY {order}, LIMIT 1.",
                     f"Among the lila:Lemma whose ontolex:writtenRep is {quoted_list(words, 'en')}, return the one with "
-                    f"the {'largest' if direction == 'desc' else 'smallest'} {measure.tech}: ORDER BY {order_en}, LIMIT 1.")
+                    f"the {'largest' if direction == 'desc' else 'smallest'} {measure.tech}: ORDER BY {order_en}, LIMIT 1.",
+                    ling=ling, lead="italian")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:

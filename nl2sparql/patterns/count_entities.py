@@ -6,15 +6,24 @@ import random
 import re
 
 from ..namespaces import COMPLIT_SERVICE, LEMMA_BANK
-from ..sparql.model import IRI, Call, Group, Select, Service, Triple, Var
+from ..sparql.model import IRI, Call, Filter, Group, Op, Select, Service, SubSelect, Triple, Var
 from .base import Facts, Frame, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
-from .vocab import DIALECT, DIALECT_FORMS, FACETS, LILA, PER_FACET, POS, facet_named
+from .vocab import DIALECT, DIALECT_FORMS, FACET_WORDS, FACETS, LILA, PER_FACET, POS, facet_named
 
 #: Words that ask how many.
 COUNT_WORDS = r"quant[ieoa]|how many|numero(?: totale)? di|number of|conta|contare|conteggia\w*|count|totale|total"
 COUNT_CUE = rf"\b(?:{COUNT_WORDS})\b"
+#: "which emotion has the most words", "qual è la parte del discorso con meno lemmi": the facet value at one end.
+TOP_FACET = (rf"\b(?:quale|qual e|quali sono|which|what)\s+(?:[a-z]+\s+|[a-z]+'\s*){{0,3}}?(?P<key>{FACET_WORDS})\b"
+             r".*?\b(?P<end>piu|most|maggior numero|highest number|largest number|meno|fewest|least|"
+             r"minor numero|lowest number|smallest number)\b")
+LEAST = r"meno|fewest|least|minor numero|lowest number|smallest number"
+#: Each facet's Italian noun for "which …", with its definite article.
+TOP_NOUN_IT = {"pos": ("la ", "parte del discorso"), "emotion": ("l'", "emozione di ELITA"),
+               "gender": ("il ", "genere grammaticale"), "polarity": ("la ", "classe di polarità Sentix"),
+               "resource": ("la ", "Lemma Bank")}
 
 
 def _count(var: Var, name: str = "count") -> tuple:
@@ -56,6 +65,15 @@ class CountEntities(StandalonePattern):
         """How many."""
         slots.count = text.asks(COUNT_CUE)
 
+    @reads(126)
+    def read_top(self, text: Text, slots) -> None:
+        """The facet value with the most (or fewest) lemmas: "which emotion has the most words"."""
+        m = re.search(TOP_FACET, text.folded)
+        if slots.standalone or not m or slots.word or slots.listed or slots.emotions or slots.pos or slots.polarity:
+            return
+        end = "asc" if re.fullmatch(LEAST, m.group("end")) else "desc"
+        slots.standalone = (self.label, {"kind": "by", "by": facet_named(m.group("key")), "top": end})
+
     @reads(131)
     def read_whole(self, text: Text, slots) -> None:
         """Whole-KB counts: per facet, hypolemmas, CompL-it senses, glossary translations, a lemma bank, a POS."""
@@ -96,6 +114,7 @@ class CountEntities(StandalonePattern):
     def variants(self, facts: Facts) -> list[dict]:
         out = [{"kind": "bank", "bank": b} for b in ("italian", *DIALECT)]
         out += [{"kind": "by", "by": b} for b in FACETS]
+        out += [{"kind": "by", "by": b, "top": end} for b in FACETS for end in ("desc", "asc")]
         out += [{"kind": "pos", "pos": p} for p in ("noun", "verb", "adjective", "adverb")]
         out += [{"kind": "senses"}, {"kind": "hypolemmas"}]
         out += [{"kind": "translations", "dialect": d} for d in DIALECT]
@@ -127,8 +146,9 @@ class CountEntities(StandalonePattern):
             where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
                            Triple(lemma, IRI.of("lila:hasPOS"), IRI(LILA + slots["pos"]))])
             proj = [_count(lemma)]
-            f = frag("standalone", [f"Quanti {it_pl} ci sono in LiITA?", f"Quanti lemmi sono {it_pl}?"],
-                     [f"How many {en_pl} are there in LiITA?", f"How many lemmas are {en_pl}?"],
+            # the Lemma Bank's lemmas (no hypolemma): said "lemmas" («Quanti aggettivi …» would be words, README)
+            f = frag("standalone", [f"Quanti lemmi di LiITA sono {it_pl}?", f"Quanti lemmi sono {it_pl}?"],
+                     [f"How many LiITA lemmas are {en_pl}?", f"How many lemmas are {en_pl}?"],
                      f"Conta i lemmi della Lemma Bank con lila:hasPOS lila:{slots['pos']} ({it_pl}).",
                      f"Count the Lemma Bank's lemmas with lila:hasPOS lila:{slots['pos']}.",
                      ling=(f"Quanti lemmi di LiITA hanno come parte del discorso {it_sg}?",
@@ -140,18 +160,24 @@ class CountEntities(StandalonePattern):
             key = Var(by)
             if facet.on_entry:
                 lemma = Var("entry")
-                where = Group([Triple(lemma, IRI.of(facet.prop), key)])
+                where = Group(facet.value_triples(lemma, key))
             elif by == "resource":  # every bank's lemmas, grouped by the bank
                 where = Group([Triple(lemma, IRI.of("rdf:type"), IRI.of("lila:Lemma")),
-                               Triple(lemma, IRI.of(facet.prop), key)])
+                               *facet.value_triples(lemma, key)])
             else:  # the Italian lemmas (the dialect banks' are lila:Lemma too)
                 where = Group([Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK)),
-                               Triple(lemma, IRI.of(facet.prop), key)])
+                               *facet.value_triples(lemma, key)])
             it, en = facet.it, facet.en
             proj = [key, _count(lemma)]
             group_by = [key]
             order = [("DESC", Var("count")), key]
             it_bare = it.split(" ", 1)[1]
+            top = slots.get("top")
+            if top:
+                if facet.on_entry:  # "the emotion with the most lemmas": the entries' lemmas are counted
+                    where.add(Triple(lemma, IRI.of("ontolex:canonicalForm"), Var("lemma")))
+                    proj = [key, _count(Var("lemma"))]
+                return self._top(by, key, where, proj, top)
             f = frag("standalone", [f"Quante voci ci sono per {it}?", f"Qual è la distribuzione per {it_bare}?"],
                      [f"How many entries are there for each {en}?", f"What is the distribution by {en}?"],
                      f"Raggruppa per {it_bare} ({facet.prop}) e conta le risorse distinte.",
@@ -194,6 +220,33 @@ class CountEntities(StandalonePattern):
             mentions.append((it_name, en_name))
         query = Select(proj, where, group_by=group_by, order_by=order)
         return query, [f], {self.label: 0.9}, mentions
+
+    def _top(self, by: str, key: Var, where: Group, proj: list, top: str):
+        """The grouped count kept at its most (``desc``) or least (``asc``) frequent value, ties included::
+
+            SELECT ?pos ?count WHERE { { SELECT ?pos (COUNT(…) AS ?count) … GROUP BY ?pos }
+              { SELECT (MAX(?count) AS ?extreme) WHERE { { the same grouped count } } }
+              FILTER(?count = ?extreme) } ORDER BY ?pos
+        """
+        facet = FACETS[by]
+        count, extreme = Var("count"), Var("extreme")
+        grouped = Select(proj, where, group_by=[key])
+        best = Select([(Call("MAX" if top == "desc" else "MIN", (count,)), extreme)], Group([SubSelect(grouped)]))
+        query = Select([key, count], Group([SubSelect(grouped), SubSelect(best), Filter(Op("=", (count, extreme)))]),
+                       order_by=[key])
+        the_it, noun_it = TOP_NOUN_IT[by]
+        more_it, more_en = ("più", "the most") if top == "desc" else ("meno", "the fewest")
+        it_q = [f"Quale {noun_it} ha {more_it} lemmi?", f"Qual è {the_it}{noun_it} con {more_it} lemmi?"]
+        en_q = [f"Which {facet.en} has {more_en} lemmas?", f"What is the {facet.en} with {more_en} lemmas?"]
+        keep_it, keep_en = ("il valore più frequente", "the most frequent value") if top == "desc" else \
+            ("il valore meno frequente", "the least frequent value")
+        f = frag("standalone", it_q, en_q,
+                 f"Raggruppa per {noun_it} ({facet.prop}), conta le risorse distinte e tieni {keep_it}.",
+                 f"Group by {facet.en} ({facet.prop}), count the distinct resources and keep {keep_en}.",
+                 ling=(f"A quale {noun_it} è associato il numero {'maggiore' if top == 'desc' else 'minore'} di lemmi?",
+                       f"Which {facet.en} accounts for {'the largest' if top == 'desc' else 'the smallest'} "
+                       "number of lemmas?"))
+        return query, [f], {self.label: 0.9, "RANKING": 0.6}, [(noun_it.split()[0], facet.en.split()[-1])]
 
 
 PATTERN = CountEntities()

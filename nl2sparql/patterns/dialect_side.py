@@ -142,9 +142,7 @@ class DialectSide(StandalonePattern):
     def scope(frame: Frame, bank: str) -> None:
         """The focus lemmas are the dialect bank's: its ``dcterms:isPartOf`` replaces the Lemma Bank's."""
         bank_iri = DIALECT[bank][2]
-        for triple in frame.base:  # the same objects stand in frame.where
-            if isinstance(triple, Triple) and triple.p == IRI.of("dcterms:isPartOf"):
-                triple.o = IRI(bank_iri)
+        frame.confine(bank_iri)
         frame.bank = bank
         frame.slot("bank", bank, DIALECT_FORMS[bank]["ms"][:-1], DIALECT[bank][1])  # «sicilian-i/-e/-a/-o»
 
@@ -185,7 +183,8 @@ class DialectSide(StandalonePattern):
                          f"How many {restricted(noun_en, vps_en, 'en')} does LiITA record?"],
                         f"Conta {lemmas_it}.", f"Count {lemmas_en}.",
                         ling=(f"{q} {head_it} {bank_it} {vps_it or 'registra LiITA'}?",
-                              f"How many {head_en} of the {en_name} Lemma Bank {vps_en or 'does LiITA record'}?"))
+                              f"How many {head_en} of the {en_name} Lemma Bank {vps_en or 'does LiITA record'}?"),
+                        lead="dialect")
         if italian:
             return frag("standalone", [f"Quali sono {art} {set_it} e le loro traduzioni in italiano?",
                                        f"Elenca {art} {set_it} con l'equivalente italiano di ciascun{'a' if fem else 'o'}."],
@@ -198,12 +197,13 @@ class DialectSide(StandalonePattern):
                         ling=(f"Quali {head_it} {bank_it} {vps_it or 'registra LiITA'}, e con quale lemma italiano "
                               "sono tradott{}?".format("e" if fem else "i"),
                               f"Which {head_en} of the {en_name} Lemma Bank {vps_en or 'does LiITA record'}, and which "
-                              "Italian lemma translates each?"))
+                              "Italian lemma translates each?"), lead="dialect")
         return frag("standalone", [f"Quali sono {art} {set_it}?", f"Elenca {art} {set_it}."],
                     [f"{which_en}?", f"List the {restricted(noun_en, vps_en, 'en')}."],
                     f"Restituisci {lemmas_it}.", f"Return {lemmas_en}.",
                     ling=(f"Quali {head_it} {bank_it} {vps_it or 'registra LiITA'}?",
-                          f"Which {head_en} of the {en_name} Lemma Bank {vps_en or 'does LiITA record'}?"))
+                          f"Which {head_en} of the {en_name} Lemma Bank {vps_en or 'does LiITA record'}?"),
+                    lead="dialect")
 
     def sparql_weight(self, f) -> float:
         """A query whose lemmas are a dialect bank's, without going through the glossary from an Italian lemma."""

@@ -72,8 +72,8 @@ class Distribution(Pattern):
         """A count (without a scope, whose phrasing the facet would share) becomes a distribution, now and then."""
         if frame.shape != "count" or any(f.kind == "scope" for f in frame.fragments) or rng.random() >= CHANCE:
             return
-        options = [by for by, facet in FACETS.items()
-                   if not _reads(frame.where, IRI.of(facet.prop)) and anchor in facts.by_lemma(FACT_OF[by])]
+        options = [by for by, facet in FACETS.items() if by in FACT_OF
+                   and not _reads(frame.where, IRI.of(facet.prop)) and anchor in facts.by_lemma(FACT_OF[by])]
         if options:
             self.build(frame, {"by": rng.choice(options)}, rng)
 
@@ -83,10 +83,9 @@ class Distribution(Pattern):
         key = frame.fresh(by)
         if facet.on_entry:  # the resource's own entry for the lemma (multi-entry rule)
             entry = frame.fresh(f"{by}Entry")
-            frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
-                            Triple(entry, IRI.of(facet.prop), key))
+            frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma), *facet.value_triples(entry, key))
         else:
-            frame.where.add(Triple(frame.lemma, IRI.of(facet.prop), key))
+            frame.where.add(*facet.value_triples(frame.lemma, key))
         frame.finishers.append(_grouped(key, frame.lemma))
         bare = facet.it.split(" ", 1)[1]
         frame.fragments.append(frag("group", [f"per {facet.it}", f"per ogni {bare}"],

@@ -38,8 +38,9 @@ class EmotionLexicon(Pattern):
     resource = "ELITA"
     entry_properties = ("elita:HasEmotion", "marl:Polarity")
     fact_queries = {
+        # only the emotions: ELITA's elita:HasEmotion also points to its affective dimensions (Valenza, Dominanza)
         "emotion": "SELECT DISTINCT ?lemma ?emotion WHERE { ?e ontolex:canonicalForm ?lemma ; "
-                   "elita:HasEmotion ?emotion . ?lemma a lila:Lemma }",
+                   "elita:HasEmotion ?emotion . ?emotion a elita:Emotion . ?lemma a lila:Lemma }",
     }
     needs = ("emotion",)
     compose = {"constraint": 3, "word": 4}
@@ -55,6 +56,7 @@ class EmotionLexicon(Pattern):
         (12, rf"\b(?:what|which) (?:emotions?|feelings?) (?:does|do)\s+{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}"),
     )
     fact_nouns = r"emozion[ei]|emotions?"
+    requirable = True
     mention_cue = EMOTION_CUE
 
     @reads(30)
@@ -87,6 +89,16 @@ class EmotionLexicon(Pattern):
             slots.emotions_any = bool(re.search(r"\b(?:o|or|oppure|ovvero)\b|,", between)) and not re.search(
                 r"\b(?:e|and|sia|both|entramb\w*|contemporaneamente|insieme|allo stesso tempo|at once)\b", between)
 
+    @reads(116)
+    def read_any_emotion(self, text: Text, slots) -> None:
+        """"Words that express an emotion (according to ELITA)": some emotion is required of them."""
+        if not slots.emotions and re.search(
+                r"\b(?:esprim\w*|evoc\w*|express\w*|convey\w*|associat\w* (?:a|with))\s+(?:una?|an?|some|any|qualche|"
+                r"almeno un)\s*'?\s*(?:emozion\w*|emotions?)\b", fold_same_length(slots.question)):
+            slots.emotion_project = False
+            if self.label not in slots.required:
+                slots.required.append(self.label)
+
     def constraint_steps(self, slots) -> list[dict]:
         # two or more emotions at once are an INTERSECTION; either of them ("paura o rabbia") is one block here
         if len(slots.emotions) >= 2 and slots.emotions_any:
@@ -94,17 +106,24 @@ class EmotionLexicon(Pattern):
         return [{"mode": "constraint", "emotion": emotion} for emotion in slots.emotions] if len(slots.emotions) == 1 else []
 
     def projection_steps(self, slots) -> list[dict]:
-        return [{"mode": "project"}] if slots.emotion_project else []
+        # "which words have an emotion": required (the plan makes it a constraint), so asked for too
+        asked = slots.emotion_project or (self.label in slots.required and not slots.emotions)
+        return [{"mode": "project"}] if asked else []
 
     def word_steps(self, slots) -> list[dict]:
         return [{"mode": "project"}] if slots.emotion_project or slots.emotions else []
 
     def choose(self, facts: Facts, lemma: str, shape: str, rng: random.Random) -> dict:
-        if shape == "word" or (shape == "list" and rng.random() < 0.1):
+        if shape == "word":
             return {"mode": "project"}
+        if shape == "list" and rng.random() < 0.15:  # shown next to the lemmas, or required of them
+            return {"mode": "project", "required": True} if rng.random() < 0.4 else {"mode": "project"}
         return {"mode": "constraint", "emotion": local_name(rng.choice(facts.by_lemma("emotion")[lemma])[0])}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
+        if slots.get("required"):  # any of the nine emotions (not the dimensions Valenza, Dominanza)
+            return {lemma for lemma, rows in facts.by_lemma("emotion").items()
+                    if any(local_name(r[0]) in EMOTION for r in rows)}
         if slots.get("mode") != "constraint":
             return None  # shown next to the lemmas: it narrows nothing
         emotion = ELITA + slots["emotion"]
@@ -112,7 +131,7 @@ class EmotionLexicon(Pattern):
 
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         if slots.get("mode") == "project" or frame.shape == "word":
-            self._build_facet(frame)
+            self._build_facet(frame, bool(slots.get("required")) and frame.shape == "list")
             return
         if slots.get("mode") == "any":
             self._build_any(frame, list(slots["emotions"]))
@@ -153,14 +172,16 @@ class EmotionLexicon(Pattern):
             frame.slot("emotion", name, *EMOTION.get(name, (name, name)))
         frame.tag(self.label, 0.9)
 
-    def _build_facet(self, frame: Frame) -> None:
-        """The emotions, shown next to the lemmas (or told about a word), kept optional."""
-        facet = frame.facet()
+    def _build_facet(self, frame: Frame, required: bool = False) -> None:
+        """The emotions, shown next to the lemmas (or told about a word), kept optional; ``required``: the lemmas
+        must have one ("which words have an emotion in ELITA")."""
+        facet = frame.facet(required)
         entry, emotion, label = frame.fresh("emotionEntry"), frame.fresh("emotion"), frame.fresh("emotionLabel")
         facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
                         Triple(entry, IRI.of("elita:HasEmotion"), emotion),
                         Triple(emotion, IRI.of("rdfs:label"), label))
-        frame.show(facet, label, "emotions")
+        if not required:
+            frame.show(facet, label, "emotions")
         if frame.shape == "word":
             frame.fragments.append(frag("word_fact", pl("le emozioni"), pl("the emotions"),
                                         "le emozioni ELITA (elita:HasEmotion)", "the ELITA emotions (elita:HasEmotion)",
@@ -168,7 +189,7 @@ class EmotionLexicon(Pattern):
                                              ["Which emotions does {w} convey?", "What emotions does {w} express?"]),
                                         ling=(pl("le emozioni associate in ELITA"), pl("the emotions ELITA associates"))))
             frame.tag(self.label, 0.9)
-        elif frame.shape == "count":
+        elif frame.shape == "count" or required:
             frame.fragments.append(frag("constraint", ["hanno un'emozione in ELITA", "esprimono un'emozione secondo ELITA"],
                                         ["have an emotion in ELITA", "express an emotion according to ELITA"],
                                         "con una voce ELITA con elita:HasEmotion", "with an ELITA entry with elita:HasEmotion"))

@@ -66,11 +66,14 @@ class FactCount(StandalonePattern):
         _, it, en = COUNTED.get(_key(label, values), (None, "valori", "values"))
         qi, qe = quote("it", word), quote("en", word)
         g = "f" if it.startswith(("traduz", "defin")) else "m"
-        fragment = frag("standalone", [f"{Agreement(g).quanti.capitalize()} {it} ha {qi}?",
-                                       f"Qual è il numero di {it} di {qi}?"],
-                        [f"How many {en} does {qe} have?", f"What is the number of {en} of {qe}?"],
+        quanti = Agreement(g).quanti
+        fragment = frag("standalone", [f"{quanti.capitalize()} {it} ha {qi}?", f"{quanti.capitalize()} sono {plural_article(it, g)} {it} di {qi}?"],
+                        [f"How many {en} does {qe} have?", f"How many {en} are there for {qe}?"],
                         f"Conta, senza duplicati, {plural_article(it, g)} {it} del lemma con ontolex:writtenRep {qi}.",
-                        f"Count the distinct {en} of the lemma whose ontolex:writtenRep is {qe}.")
+                        f"Count the distinct {en} of the lemma whose ontolex:writtenRep is {qe}.",
+                        ling=(f"{quanti.capitalize()} {it} registra LiITA per il lemma {qi}?",
+                              f"How many {en} does LiITA record for the lemma {qe}?"),
+                        lead="dialect" if label in ("TRANSLATION", "MULTI_TRANSLATION") else "italian")
         tags = {**frame.labels, self.label: 0.9, "COUNT_ENTITIES": 0.6}
         return query, [fragment], tags, [(word, word)] + list(frame.mentions)[1:]
 

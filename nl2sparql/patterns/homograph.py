@@ -21,7 +21,7 @@ import re
 
 from ..folding import fold_same_length
 from ..namespaces import LEMMA_BANK
-from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, Triple, Var
+from ..sparql.model import IRI, LIST_SEPARATOR, Call, Group, Lit, Op, Select, SubSelect, Triple, Var
 from .base import Facts, frag
 from .pattern import StandalonePattern
 from .reading import Text, reads
@@ -29,18 +29,25 @@ from .vocab import LILA, POS, POS_WORDS, local_name
 
 #: Homographs: one written form, several lemmas.
 SHARED = (r"\b(?:omograf\w*|homographs?|stess[ao] (?:forma|grafia)|same (?:spelling|written form)|"
-          r"spelled the same|written the same|scritt[ie] (?:allo stesso modo|uguali)|"
+          r"spelled the same|written the same|(?:scritt[ie]|si scrivono) (?:allo stesso modo|uguali)|"
           r"(?:forme|forms?|written forms?)\s+(?:that\s+|che\s+)?(?:correspond\w*|belong\w*|shared|condivis\w*|"
-          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b)")
+          r"corrispond\w*|appartengono)\s+(?:to\s+|a\s+)?(?:more than one|multiple|several|piu|diversi|vari)\b|"
+          r"(?:shared by|condivis[aeio] da|correspond\w* to|corrispond\w* a|belong\w* to|have|has|hanno|with|con)\s+"
+          r"(?:more than one|multiple|several|piu di un|piu|diversi|vari|molteplici)\s+(?:different\s+|distinct\s+)?"
+          r"(?:lemm[ai]s?)\b)")
 #: Variants: one lemma, several written forms.
 VARIANTS = (r"\b(?:more than one|multiple|several|piu di una|piu|diverse|varie|molteplici)\s+(?:different\s+|distinct\s+)?"
-            r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafie|forme scritte|"
+            r"(?:written (?:forms?|representations?)|[\"'«]?(?:ontolex:)?writtenreps?[\"'»]?|spellings?|grafi[ae]|forme scritte|"
+            r"forma scritta|"
             r"orthographic variants|varianti (?:grafiche|ortografiche))\b|\b(?:spelling|orthographic) variants\b|"
-            r"\bvarianti (?:grafiche|ortografiche)\b")
+            r"\bvarianti (?:grafiche|ortografiche)\b|"
+            r"\b(?:si scrivono|scritt[ie]|spelled|written)\s+in\s+(?:piu|diversi|vari|several|multiple|different|"
+            r"more than one)\s+(?:modi|maniere|ways?)\b")
 #: "different parts of speech" / "parti del discorso diverse".
 DIFFERENT_POS = (r"\b(?:different|distinct|diverse|distinte|more than one|multiple|piu)\s+(?:parts? of speech|pos|"
                  r"parti del discorso|grammatical categor\w*|categorie grammaticali)\b|"
-                 r"\b(?:parts? of speech|parti del discorso)\s+(?:different|diverse)\b|\bpos ambiguity\b")
+                 r"\b(?:parts? of speech|parti del discorso)\s+(?:different|diverse)\b|\bpos ambiguity\b|"
+                 r"\bambiguita di parte del discorso\b|\bpart-of-speech ambiguity\b")
 
 
 class Homograph(StandalonePattern):
@@ -52,6 +59,12 @@ class Homograph(StandalonePattern):
                 "spelling variants: GROUP BY ?lemma HAVING (COUNT(DISTINCT ?wr) > 1).")
     example = ("standalone", None, {"kind": "pos"})
     question_cues = [(SHARED, 0.8), (VARIANTS, 0.8)]
+    fact_queries = {
+        # the base facts give each lemma by its own written form only (slot words are words people write): whether
+        # some lemma has another written rep (an abbreviation, a variant spelling) is asked here, once
+        "written_variant": "SELECT ?lemma ?wr WHERE { ?lemma dcterms:isPartOf <http://liita.it/data/id/lemma/LemmaBank> "
+                           "; rdfs:label ?label ; ontolex:writtenRep ?wr . FILTER(STR(?wr) != STR(?label)) } LIMIT 1",
+    }
 
     @reads(128)
     def read_whole(self, text: Text, slots) -> None:
@@ -67,32 +80,50 @@ class Homograph(StandalonePattern):
             slots.standalone = (self.label, {"kind": "pair", "pos": named_pos[:2]})
         elif re.search(SHARED, f):
             slots.standalone = (self.label, {"kind": "pos" if re.search(DIFFERENT_POS, f) else "shared"})
+        elif re.search(DIFFERENT_POS, f) and re.search(r"\b(?:forme|forms?|omograf\w*|homographs?)\b", f):
+            slots.standalone = (self.label, {"kind": "pos"})  # "forms that belong to lemmas of different POS"
         if slots.standalone and slots.standalone[0] == self.label:
             slots.pos, slots.word = None, None
+            if slots.count:  # "how many written forms are shared by several lemmas?"
+                slots.standalone = (self.label, {**slots.standalone[1], "count": True})
 
     def variants(self, facts: Facts) -> list[dict]:
         """The kinds the KB has an answer for, by its Lemma Bank facts (a sample may have no homograph)."""
         lemmas_of: dict[str, set[str]] = {}
         pos_of: dict[str, set[str]] = {}
-        forms_of: dict[str, set[str]] = {}
         for lemma, rows in facts.by_lemma("lemma").items():
             for wr, pos, *_ in rows:
                 lemmas_of.setdefault(wr, set()).add(lemma)
                 pos_of.setdefault(wr, set()).add(local_name(pos))
-                forms_of.setdefault(lemma, set()).add(wr)
         out = []
         if any(len(v) > 1 for v in lemmas_of.values()):
             out.append({"kind": "shared"})
         if any(len(v) > 1 for v in pos_of.values()):
             out.append({"kind": "pos"})
-        if any(len(v) > 1 for v in forms_of.values()):
+        if facts.rows.get("written_variant"):
             out.append({"kind": "variants"})
         for pair in (("noun", "verb"), ("noun", "adjective"), ("adjective", "adverb")):
             if any(set(pair) <= v for v in pos_of.values()):
                 out.append({"kind": "pair", "pos": list(pair)})
-        return out
+        return out + [{**v, "count": True} for v in out]
 
     def build(self, slots: dict, rng: random.Random):
+        """The list of one kind, or (``count``) how many there are: a whole-KB list is thousands of rows on
+        LiITA, its count one number."""
+        query, fragments, tags, mentions = self._list(slots)
+        if not slots.get("count"):
+            return query, fragments, tags, mentions
+        key = query.projection[0]  # the form or the lemma the list is of; its other columns are not counted
+        inner = Select([key], query.where, distinct=query.distinct, group_by=query.group_by, having=query.having)
+        counted = Select([(Call("COUNT", (key,), distinct=True), Var("count"))], Group([SubSelect(inner)]))
+        for f in fragments:
+            f.text = {lang: {register: [_as_count(lang, register, t) for t in texts]
+                             if register in ("plain", "ling", "tech") else texts
+                             for register, texts in by_register.items()}
+                      for lang, by_register in f.text.items()}
+        return counted, fragments, {**tags, "COUNT_ENTITIES": 0.9}, mentions
+
+    def _list(self, slots: dict):
         kind = slots["kind"]
         lemma, wr, pos = Var("lemma"), Var("wr"), Var("pos")
         in_bank = Triple(lemma, IRI.of("dcterms:isPartOf"), IRI(LEMMA_BANK))
@@ -156,12 +187,28 @@ class Homograph(StandalonePattern):
                  ["Which written forms belong to more than one lemma?", "Which written forms are shared by several lemmas?"],
                  "Raggruppa gli ontolex:writtenRep della Lemma Bank e tieni quelli di più di un lemma (HAVING).",
                  "Group the Lemma Bank's ontolex:writtenRep and keep those of more than one lemma (HAVING).",
-                 ling=("Quali omografi (forme scritte di più lemmi) registra la Lemma Bank?",
-                       "Which homographs (written forms of several lemmas) does the Lemma Bank record?"))
+                 ling=("Quali omografi registra la Lemma Bank?", "Which homographs does the Lemma Bank record?"))
         return query, [f], {self.label: 0.9, "COUNT_ENTITIES": 0.5}, [("forme", "forms")]
 
     def sparql_weight(self, f) -> float:
         return 0.0
+
+
+#: "Which …" made "how many …", per language (the list's own question words).
+_COUNT_WORDS = {"it": (("Quali forme", "Quante forme"), ("Quali lemmi", "Quanti lemmi"), ("Quali parole", "Quante parole"),
+                       ("Quali omografi", "Quanti omografi")),
+                "en": (("Which written forms", "How many written forms"), ("Which homograph", "How many homograph"),
+                       ("Which lemmas", "How many lemmas"), ("Which words", "How many words"))}
+
+
+def _as_count(lang: str, register: str, text: str) -> str:
+    """A list question asked as a count ("Quali lemmi …?" → "Quanti lemmi …?"); the technical text says "count"."""
+    if register == "tech":
+        return ("Conta i risultati: " if lang == "it" else "Count the results: ") + text[0].lower() + text[1:]
+    for which, how_many in _COUNT_WORDS[lang]:
+        if text.startswith(which):
+            return how_many + text[len(which):]
+    return text
 
 
 PATTERN = Homograph()

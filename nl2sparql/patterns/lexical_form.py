@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 
+from ..folding import fold_same_length
 from ..sparql.model import IRI, Call, Lit, Op, Optional_, Group, Path, Triple
 from .base import Facts, Frame, frag, pl, sg
 from .pattern import Pattern
@@ -11,6 +13,9 @@ from .reading import ARTICLE, NAMED_HEAD, VALUE, Text, reads
 from .vocab import local_name
 
 # lexinfo feature → (property, Italian, English)
+#: "the masculine" is a form feature, "the masculine nouns" a gender of lemmas ("Is «riso» one of the masculine
+#: nouns …?"): a feature word followed by a head noun is not one.
+NOT_A_HEAD = r"(?!\s+(?:nouns?|adjectives?|pronouns?|articles?|words?|lemmas?|terms?)\b)"
 FEATURES = {
     "plural": ("number", "al plurale", "in the plural"),
     "singular": ("number", "al singolare", "in the singular"),
@@ -27,6 +32,9 @@ FEATURES = {
     "infinitive": ("verbFormMood", "all'infinito", "in the infinitive"),
     "gerundive": ("verbFormMood", "al gerundio", "in the gerund"),
     "imperative": ("verbFormMood", "all'imperativo", "in the imperative"),
+    "firstPerson": ("person", "alla prima persona", "in the first person"),
+    "secondPerson": ("person", "alla seconda persona", "in the second person"),
+    "thirdPerson": ("person", "alla terza persona", "in the third person"),
 }
 #: Feature → the folded words questions use for it (checked in this order).
 FEATURE_WORDS: tuple[tuple[str, str], ...] = (
@@ -40,11 +48,15 @@ FEATURE_WORDS: tuple[tuple[str, str], ...] = (
     ("present", r"presente|present(?: tense)?"),
     ("indicative", r"indicativo|indicative"),
     ("feminine", r"(?:al|in the) femminile|(?:al|in the) feminine|femminile|feminine"),
-    ("masculine", r"(?:al|in the) maschile|(?:al|in the) masculine"),
+    ("masculine", rf"(?:al|il|in the|the) maschile|(?:al|il|in the|the) masculine{NOT_A_HEAD}|forma maschile|"
+                  r"masculine forms?"),
     ("participle", r"participi\w*|participles?"),
     ("infinitive", r"infinit[oi]|infinitive"),
     ("gerundive", r"gerundi\w*|gerunds?"),
     ("imperative", r"imperativ[oi]|imperative"),
+    ("firstPerson", r"prima persona|first[- ]person|1st person|1a persona"),
+    ("secondPerson", r"seconda persona|second[- ]person|2nd person|2a persona"),
+    ("thirdPerson", r"terza persona|third[- ]person|3rd person|3a persona"),
 )
 #: Feature → a word's forms with it asked as a whole question (``{w}``: the quoted word).
 ASK = {
@@ -81,7 +93,9 @@ FORMS_CUE = (r"\b(?:forme flesse|forma flessa|inflected forms?|inflections?|fles
 #: "the past participle of 'fare'").
 NUMBER_WORDS = (r"\b(?:plural[ei]?|singolar[ei]|singular|participi\w*|participles?|gerundi\w*|gerunds?|infinit[oi]|"
                 r"infinitive|futur[oe]|future tense|congiuntivo|subjunctive|condizionale|conditional|imperfett[oa]|"
-                r"imperfect|imperativ[oi]|imperative)\b")
+                r"imperfect|imperativ[oi]|imperative|(?:prima|seconda|terza) persona|(?:first|second|third) person|"
+                rf"(?:il|al|the|in the) (?:femminile|feminine|maschile|masculine){NOT_A_HEAD}|forma (?:femminile|maschile)|"
+                r"forme (?:femminili|maschili)|(?:feminine|masculine) forms?)\b")
 
 
 class LexicalForm(Pattern):
@@ -128,7 +142,9 @@ class LexicalForm(Pattern):
     @reads(117)
     def read_request(self, text: Text, slots) -> None:
         """Inflected forms asked for: how many, with which features shown, or with one feature they must have."""
-        if not (slots.forms or text.asks(FORMS_CUE) or (slots.word and text.asks(NUMBER_WORDS))):
+        # a feature word is read on the whole question too: "the masculine nouns" (its head dropped by then) is no form
+        feature_asked = text.asks(NUMBER_WORDS) and re.search(NUMBER_WORDS, fold_same_length(text.original))
+        if not (slots.forms or text.asks(FORMS_CUE) or (slots.word and feature_asked)):
             return
         slots.forms = True
         slots.forms_count = slots.min_forms is None and text.asks(FORMS_COUNT)

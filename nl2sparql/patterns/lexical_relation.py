@@ -6,6 +6,8 @@ import random
 import re
 
 from ..namespaces import COMPLIT_SERVICE, COMPLIT_VOCAB, PREFIXES
+from ..rules import Breach, Parsed, Rule, parse, short
+from ..sparql.lexer import tokenize
 from ..sparql.model import IRI, Path, Triple
 from .base import Facts, Frame, frag, pl, quote, related_to_named
 from .reading import ARTICLE, NAMED_HEAD, VALUE, RelationKind, Text, ok_word, reads
@@ -13,6 +15,10 @@ from .relations import RelationPattern
 
 ANTONYM_PROPS = (PREFIXES["lexinfo"] + "antonym", COMPLIT_VOCAB + "antonymComp", COMPLIT_VOCAB + "antonymGrad")
 SYNONYM = PREFIXES["lexinfo"] + "approximateSynonym"
+#: Synonymy and antonymy hold both ways, but CompL-it stores many pairs in one direction only (on the mirror,
+#: 1,630 of 4,045 synonym links have no link back): every block reads them in both directions, and the
+#: ``symmetric_relation`` rule asks the same of any query (validator, repair, prompts).
+SYMMETRIC = (SYNONYM, *ANTONYM_PROPS)
 #: How questions name one antonym property (folded name ending → IRI); none named: all three.
 ANTONYM_NAMES = {"antonymgrad": ANTONYM_PROPS[2], "antonymcomp": ANTONYM_PROPS[1], "lexinfo:antonym": ANTONYM_PROPS[0],
                  "lexinfo#antonym": ANTONYM_PROPS[0]}
@@ -36,9 +42,75 @@ ANTONYM_KIND = RelationKind(
     markers=("antonim", "antonym"), plural=r"antonimi|contrari|antonyms|opposites")
 
 
+def both_ways(props) -> Path:
+    """``(p|^p)``, ``(p1|p2|^p1|^p2)``: symmetric relations read in both directions."""
+    iris = tuple(IRI(p) for p in props)
+    return Path("alt", iris + tuple(Path("inv", (i,)) for i in iris))
+
+
+def _one_way(query: str, parsed: Parsed):
+    for t in parsed.triples:
+        once = [p for p in SYMMETRIC if t.p_iris.count(p) == 1]  # (p|^p) names it twice
+        if t.predicate in SYMMETRIC or (t.path and once):
+            name = short(t.predicate or once[0])
+            yield Breach(f"{name} is read in one direction only; CompL-it stores many of its links one way: "
+                         f"read it both ways, ({name}|^{name})", fix=f"({name}|^{name})")
+
+
+def _fix_one_way(query: str) -> tuple[str, list[str]]:
+    """A symmetric property as a plain predicate becomes ``(p|^p)``; an alternative of them, ``(p|q)``,
+    becomes ``(p|q|^p|^q)``."""
+    parsed = parse(query)
+    plain = {t.p.start for t in parsed.triples if t.predicate in SYMMETRIC and not t.inverse}
+    tokens = tokenize(query)
+
+    def symmetric(tok) -> bool:
+        if tok.kind == "iri":
+            return tok.text[1:-1] in SYMMETRIC
+        prefix, _, local = tok.text.partition(":")
+        return tok.kind == "pname" and parsed.prefixes.get(prefix, "") + local in SYMMETRIC
+
+    edits, i = [], 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.start in plain:
+            edits.append((tok.start, tok.start + len(tok.text), f"({tok.text}|^{tok.text})", tok.text))
+        elif tok.text == "(" and (i == 0 or tokens[i - 1].text != "^"):
+            names, j = [], i + 1
+            while j + 1 < len(tokens) and symmetric(tokens[j]) and tokens[j + 1].text in ("|", ")"):
+                names.append(tokens[j].text)
+                j += 2
+                if tokens[j - 1].text == ")":
+                    break
+            if names and tokens[j - 1].text == ")":
+                text = "(" + "|".join(names + ["^" + n for n in names]) + ")"
+                edits.append((tok.start, tokens[j - 1].start + 1, text, "|".join(names)))
+                i = j
+                continue
+        i += 1
+    for start, end, text, _ in reversed(edits):
+        query = query[:start] + text + query[end:]
+    return query, [f"{name} read in both directions" for *_, name in edits]
+
+
+SYMMETRIC_RELATION = Rule(
+    "symmetric_relation", "warning",
+    "Synonyms and antonyms are symmetric, but CompL-it stores many pairs in one direction only: read "
+    "lexinfo:approximateSynonym, lexinfo:antonym and compl-it antonymComp/antonymGrad both ways, "
+    "?sense (lexinfo:approximateSynonym|^lexinfo:approximateSynonym) ?otherSense.",
+    _one_way,
+    broken="PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+           "PREFIX lexinfo: <http://www.lexinfo.net/ontology/3.0/lexinfo#>\n"
+           f"SELECT ?s2 WHERE {{ SERVICE <{COMPLIT_SERVICE}> {{ ?w ontolex:sense ?s . "
+           "?s lexinfo:approximateSynonym ?s2 } }",
+    fix=_fix_one_way)
+
+
 def _fact(prop_values: str) -> str:
+    # both directions, as every block reads them (SYMMETRIC)
     return ("SELECT DISTINCT ?lemma ?o ?rel WHERE { ?word ontolex:canonicalForm ?lemma . ?lemma a lila:Lemma . "
-            f"SERVICE <{COMPLIT_SERVICE}> {{ VALUES ?rel {{ {prop_values} }} ?word ontolex:sense ?s . ?s ?rel ?os . "
+            f"SERVICE <{COMPLIT_SERVICE}> {{ VALUES ?rel {{ {prop_values} }} ?word ontolex:sense ?s . "
+            "{ ?s ?rel ?os } UNION { ?os ?rel ?s } "
             "?ow ontolex:sense ?os ; ontolex:canonicalForm ?of . ?of ontolex:writtenRep ?o } }")
 
 
@@ -52,6 +124,7 @@ class LexicalRelation(RelationPattern):
     example = ("list", None, {"relation": "synonym", "target": "paura"})
     resource = "CompL-it"
     entry_properties = ("ontolex:sense",)
+    rules = (SYMMETRIC_RELATION,)
     fact_queries = {
         "synonym": _fact(f"<{SYNONYM}>"),
         "antonym": _fact(" ".join(f"<{p}>" for p in ANTONYM_PROPS)),
@@ -66,7 +139,8 @@ class LexicalRelation(RelationPattern):
     excludes = ("SEMANTIC_RELATION",)
     build_order = 6
     relation_kinds = (SYNONYM_KIND, ANTONYM_KIND)
-    fact_nouns = r"sinonimi|contrari|antonimi|synonyms|antonyms|opposites"
+    fact_nouns = r"sinonim[oi]|contrari[oi]?|antonim[oi]|synonyms?|antonyms?|opposites?"
+    requirable = True
 
     @reads(11)
     def read_property(self, text: Text, slots) -> None:
@@ -113,15 +187,16 @@ class LexicalRelation(RelationPattern):
     def build(self, frame: Frame, slots: dict, rng: random.Random) -> None:
         kind, other = slots["relation"], slots.get("target")
         rel = slots.get("property") or (SYNONYM if kind == "synonym" else ANTONYM_PROPS[0])
-        prop = IRI(rel)
+        prop = both_ways([rel])
         is_syn = kind == "synonym"
         named = f"<{rel}>" if slots.get("property") else "lexinfo:antonym"
         if not is_syn and not slots.get("property"):  # no property named: CompL-it uses all three
-            prop = Path("alt", tuple(IRI(p) for p in ANTONYM_PROPS))
+            prop = both_ways(ANTONYM_PROPS)
             named = "lexinfo:antonym, antonymComp o antonymGrad di CompL-it"
         named_en = named.replace(" o ", " or ").replace(" di CompL-it", " of CompL-it")
         if frame.shape == "word" or not other:
-            self._build_facet(frame, is_syn, prop, named, named_en)
+            required = bool(slots.get("required")) and frame.shape == "list"
+            self._build_facet(frame, is_syn, prop, named, named_en, required)
             return
         related_to_named(frame, prop, other)
         qi, qe = quote("it", other), quote("en", other)
@@ -139,9 +214,11 @@ class LexicalRelation(RelationPattern):
         frame.slot("related_word", other)
         frame.tag(self.label, 0.9)
 
-    def _build_facet(self, frame: Frame, is_syn: bool, prop, named: str, named_en: str) -> None:
-        """The synonyms (or antonyms) of a word's senses, or of each listed lemma, kept optional."""
-        word, facet = frame.complit_facet()
+    def _build_facet(self, frame: Frame, is_syn: bool, prop, named: str, named_en: str,
+                     required: bool = False) -> None:
+        """The synonyms (or antonyms) of a word's senses, or of each listed lemma, kept optional;
+        ``required``: only the lemmas that have one ("which words have a synonym")."""
+        word, facet = frame.complit_facet(required)
         sense, other_sense, other_word = frame.fresh("sense"), frame.fresh("relatedSense"), frame.fresh("relatedWord")
         form, other_wr = frame.fresh("relatedForm"), frame.fresh("synonym" if is_syn else "antonym")
         facet.group.add(Triple(word, IRI.of("ontolex:sense"), sense), Triple(sense, prop, other_sense),

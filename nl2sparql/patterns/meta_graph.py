@@ -21,6 +21,7 @@ GRAPH_NAMES = (
     (r"\bsentix\b", SENTIX_GRAPH),
     (r"\bparmigian\w*|\bparma\b", PARMIGIANO_GRAPH),
     (r"\bsicilian\w*", SICILIANO_GRAPH),
+    (r"\bcollegament\w* (?:a|con) compl-?it|\bcompl-?it links?\b|\blinks? to compl-?it", COMPLIT_LINKS_GRAPH),
     (r"\bcompl-?it\b", COMPLIT_SERVICE),
     (r"\bmorpholog\w*|\bmorfologi\w*", "http://liita.it/data/morphology"),
 )

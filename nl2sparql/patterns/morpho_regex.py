@@ -167,8 +167,9 @@ class MorphoRegex(Pattern):
 
     @staticmethod
     def _read_alternatives(text: Text, slots, kind: str, end: int) -> None:
-        """"-ino, -etto o -ello", "(-one, -ona)": further affixes of the same kind right after one, either of them."""
-        tail = re.match(rf"(?:\s*\)?\s*(?:,|\bo\b|\bor\b|\boppure\b|\be\b|\band\b|\()\s*(?:-[a-z]+|[a-z]+-|{QUOTED}))+",
+        """"-ino, -etto o -ello", "(-one, -ona)", "con «pre» o con «post»": further affixes of the same kind right after one, either of them."""
+        tail = re.match(rf"(?:\s*\)?\s*(?:,|\bo\b|\bor\b|\boppure\b|\be\b|\band\b|\()\s*(?:(?:con|with|by|in|per)\s+)?"
+                        rf"(?:-[a-z]+|[a-z]+-|{QUOTED}))+",
                         text.folded[end:])
         if not tail:
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from .base import Facts, Frame, frag, pl
 from .pattern import Pattern
@@ -38,8 +39,13 @@ class MultiTranslation(Pattern):
 
     @reads(101)
     def read_all_dialects(self, text: Text, slots) -> None:
-        """A translation into "both" dialects names them all."""
-        if text.has(ALL_DIALECTS) and text.has(TRANSLATION_CUE):
+        """A translation into "both" dialects names them all ("both" near the translation: not "both love and joy")."""
+        folded = text.folded
+        near = any(re.search(TRANSLATION_CUE + r"|parmigian\w*|sicilian\w*",
+                             re.split(r"[?.!;]", folded[max(0, m.start() - 25):m.start()])[-1] + " " +
+                             re.split(r"[?.!;]", folded[m.start():m.end() + 25])[0])
+                   for m in re.finditer(ALL_DIALECTS, folded))
+        if near and text.has(TRANSLATION_CUE):
             slots.dialects = ["parmigiano", "siciliano"]
 
     def projection_steps(self, slots) -> list[dict]:
@@ -78,7 +84,7 @@ class MultiTranslation(Pattern):
                 "le voci parmigiane e siciliane collegate da vartrans:translatableAs",
                 "the Parmigiano and Sicilian entries linked by vartrans:translatableAs",
                 ask=(["Come si dice {w} in parmigiano e in siciliano?"],
-                     ["How do you say {w} in Parmigiano and in Sicilian?"])))
+                     ["How do you say {w} in Parmigiano and in Sicilian?"]), lead="dialect"))
         elif required:
             frame.fragments.append(frag(
                 "constraint", ["hanno una traduzione sia in parmigiano sia in siciliano"],

@@ -10,7 +10,8 @@ agree with it. A word's facts carry their number, so the copula agrees
 Each persona has a voice of its own, grammatical in both languages:
 
 * ``generic``: plain questions ("Quali sostantivi esprimono paura?");
-* ``linguist``: lexicographic terms (lemmi, accezioni, «lemmi nominali»);
+* ``linguist``: lexicographic terms (the lemma asked about, accezioni); the words of a list or a count are
+  words, lemmas and hypolemmas, as for everyone;
 * ``linked_data_expert``: the RDF terms a person in the field writes
   (lila:Lemma, ontolex:writtenRep, OPTIONAL, GROUP_CONCAT); the only persona
   with IRIs or prefixed names;
@@ -39,9 +40,10 @@ HEAD_NOUNS = {
     "numerali": ("m", "numerale"), "interiezioni": ("f", "interiezione"),
     "preposizioni": ("f", "preposizione"), "determinanti": ("m", "determinante"),
 }
-#: The head when no pattern names one, per persona register (``plain`` / ``ling``).
+#: The head when no pattern names one, per persona register (``plain`` / ``ling``). A list or a count is of
+#: words (lemmas and hypolemmas, see :data:`~.compose.WORDS`), so even the linguist says words, not «lemmi».
 DEFAULT_HEAD = {("it", "plain"): ["parole", "parole", "termini"], ("en", "plain"): ["words", "words", "terms"],
-                ("it", "ling"): ["lemmi"], ("en", "ling"): ["lemmas"]}
+                ("it", "ling"): ["parole"], ("en", "ling"): ["words"]}
 
 
 def gender(head: str) -> str:
@@ -113,9 +115,9 @@ LIST = {
     ("it", "linguist"): ["Nel lessico di LiITA, quali {H} {VP}{SC}?{F_ling}", "Elenca {TH} che {VP}{SC}.{F_ling}"],
     ("en", "linguist"): ["In the LiITA lexicon, which {H} {VP}{SC}?{F_ling}",
                          "List the {H} that {VP}{SC}.{F_ling}"],
-    ("it", "pedagogical"): ["Sto studiando il lessico italiano: quali {H} {VP}{SC}?{F_ped}",
+    ("it", "pedagogical"): ["{LEAD}quali {H} {VP}{SC}?{F_ped}",
                             "Per un esercizio di vocabolario mi servono {H} che {VP}{SC}: me {LI} elenchi?{F_ped}"],
-    ("en", "pedagogical"): ["I am studying Italian vocabulary: which {H} {VP}{SC}?{F_ped}",
+    ("en", "pedagogical"): ["{LEAD}which {H} {VP}{SC}?{F_ped}",
                             "For a vocabulary exercise I need {H} that {VP}{SC}: could you list them?{F_ped}"],
 }
 LIST_BARE = {
@@ -123,18 +125,16 @@ LIST_BARE = {
     ("en", "generic"): ["List the {H}{SC}{F_con}.", "What are the {H}{SC}?{F_sent}"],
     ("it", "linguist"): ["Elenca {TH} del lessico di LiITA{SC}.{F_ling}"],
     ("en", "linguist"): ["List the {H} of the LiITA lexicon{SC}.{F_ling}"],
-    ("it", "pedagogical"): ["Sto studiando il lessico italiano: quali sono {TH}{SC}?{F_ped}"],
-    ("en", "pedagogical"): ["I am studying Italian vocabulary: what are the {H}{SC}?{F_ped}"],
+    ("it", "pedagogical"): ["{LEAD}quali sono {TH}{SC}?{F_ped}"],
+    ("en", "pedagogical"): ["{LEAD}what are the {H}{SC}?{F_ped}"],
 }
 LIST_LIMIT = {
     ("it", "generic"): ["Quali sono {PRIMI} {N} {H}{RC}{SC}, in ordine alfabetico?{F_sent}"],
     ("en", "generic"): ["What are the first {N} {H}{RC}{SC}, in alphabetical order?{F_sent}"],
     ("it", "linguist"): ["Elenca {PRIMI} {N} {H}{RC}{SC}, in ordine alfabetico.{F_ling}"],
     ("en", "linguist"): ["List the first {N} {H}{RC}{SC}, in alphabetical order.{F_ling}"],
-    ("it", "pedagogical"): ["Sto studiando il lessico italiano: quali sono {PRIMI} {N} {H}{RC}{SC}, "
-                            "in ordine alfabetico?{F_ped}"],
-    ("en", "pedagogical"): ["I am studying Italian vocabulary: what are the first {N} {H}{RC}{SC}, "
-                            "in alphabetical order?{F_ped}"],
+    ("it", "pedagogical"): ["{LEAD}quali sono {PRIMI} {N} {H}{RC}{SC}, in ordine alfabetico?{F_ped}"],
+    ("en", "pedagogical"): ["{LEAD}what are the first {N} {H}{RC}{SC}, in alphabetical order?{F_ped}"],
 }
 LIST_TECH = {
     "it": ["Restituisci l'ontolex:writtenRep di ogni lila:Lemma{TECH}{SCT}.{F_ld}",
@@ -151,12 +151,10 @@ LIST_TECH_LIMIT = {
 COUNT = {
     ("it", "generic"): ["{G}{Q} {H} {VP}{SC}?", "{G}qual è il numero di {H} che {VP}{SC}?"],
     ("en", "generic"): ["{G}how many {H} {VP}{SC}?", "{G}what is the number of {H} that {VP}{SC}?"],
-    ("it", "linguist"): ["{G}{Q} {H} {VP}{SC}?", "{G}conta {TH} che {VP}{SC}."],
-    ("en", "linguist"): ["{G}how many {H} {VP}{SC}?", "{G}count the {H} that {VP}{SC}."],
-    ("it", "pedagogical"): ["Per farmi un'idea del lessico: {G}{Q} {H} {VP}{SC}?",
-                            "Sto studiando l'italiano e mi chiedo {G}{Q} {H} {VP}{SC}."],
-    ("en", "pedagogical"): ["To get a feel for the lexicon: {G}how many {H} {VP}{SC}?",
-                            "I am studying Italian and wonder {G}how many {H} {VP}{SC}."],
+    ("it", "linguist"): ["Nel lessico di LiITA, {G}{Q} {H} {VP}{SC}?", "{G}conta {TH} che {VP}{SC}."],
+    ("en", "linguist"): ["In the LiITA lexicon, {G}how many {H} {VP}{SC}?", "{G}count the {H} that {VP}{SC}."],
+    ("it", "pedagogical"): ["Per farmi un'idea del lessico: {G}{Q} {H} {VP}{SC}?", "{LEAD}{G}{Q} {H} {VP}{SC}?"],
+    ("en", "pedagogical"): ["To get a feel for the lexicon: {G}how many {H} {VP}{SC}?", "{LEAD}{G}how many {H} {VP}{SC}?"],
 }
 COUNT_BARE = {
     ("it", "generic"): ["{G}{Q} {H} ci sono{SC}?"],
@@ -180,10 +178,8 @@ WORD = {
     ("en", "generic"): ["{QE} {F} of {W}?", "Tell me {F} of the word {W}.", "Can you give me {F} of {W}?"],
     ("it", "linguist"): ["Per il lemma {W}, riporta {F}.", "Del lemma {W} vorrei conoscere {F}."],
     ("en", "linguist"): ["For the lemma {W}, give {F}.", "For the lemma {W}, I need {F}."],
-    ("it", "pedagogical"): ["Sto imparando l'italiano: mi mostri {F} di {W}?",
-                            "Per capire meglio la parola {W}: {qe} {F}?"],
-    ("en", "pedagogical"): ["I am learning Italian: can you show me {F} of {W}?",
-                            "To understand the word {W} better: {qe} {F}?"],
+    ("it", "pedagogical"): ["{LEAD}mi mostri {F} di {W}?", "Per capire meglio la parola {W}: {qe} {F}?"],
+    ("en", "pedagogical"): ["{LEAD}can you show me {F} of {W}?", "To understand the word {W} better: {qe} {F}?"],
 }
 WORD_TECH = {
     "it": ["Per il lila:Lemma con ontolex:writtenRep {W}, recupera {TF}.",
@@ -191,11 +187,32 @@ WORD_TECH = {
     "en": ["For the lila:Lemma whose ontolex:writtenRep is {W}, retrieve {TF}.",
            "Given the lila:Lemma with ontolex:writtenRep {W}, select {TF}."],
 }
-#: Lead-ins of the pedagogical persona before a word fact asked as a whole question.
-ASK_LEAD = {"it": ["Sto imparando l'italiano: ", "Una curiosità per la lezione di italiano: "],
-            "en": ["I am learning Italian: ", "A question for my Italian class: "]}
+#: The pedagogical persona's frames, by what the question is about (a fragment's ``lead``, see
+#: :func:`~.base.frag`): a frame must fit the question (a learner asking a Sicilian translation is not
+#: "learning Italian"; a question about one word is not about how LiITA is organised).
+LEADS = {
+    "italian": {"it": ["Sto imparando l'italiano: ", "Una curiosità per la lezione di italiano: "],
+                "en": ["I am learning Italian: ", "A question for my Italian class: "]},
+    "dialect": {"it": ["Sto studiando i dialetti italiani: ", "Per una lezione sui dialetti: "],
+                "en": ["I am studying Italian dialects: ", "For a lesson on Italian dialects: "]},
+    "lexicon": {"it": ["Sto studiando il lessico italiano: "], "en": ["I am studying Italian vocabulary: "]},
+    "kb": {"it": ["Per capire come è organizzata LiITA: "], "en": ["To understand how LiITA is organised: "]},
+}
+#: The linguist's frame for a whole question with no linguist's wording of its own (``kb``: about LiITA itself).
+LING_LEADS = {"kb": {"it": "In LiITA, ", "en": "In LiITA, "},
+              "lexicon": {"it": "Nel lessico di LiITA, ", "en": "In the LiITA lexicon, "}}
 
-STANDALONE_LEAD = {"it": "Per capire come è organizzata LiITA: ", "en": "To understand how LiITA is organised: "}
+
+def decap(text: str) -> str:
+    """``text`` with its first letter lower-cased, to follow a frame (a name such as «LiITA» is kept)."""
+    first = text.split(" ", 1)[0]
+    return text if any(ch.isupper() for ch in first[1:]) else text[:1].lower() + text[1:]
+
+
+def topic(fragments: list[Fragment], default: str) -> str:
+    """What a question is about: a fragment's ``lead`` (``dialect`` wins: a translation is the question)."""
+    leads = {f.lead for f in fragments if f.lead}
+    return "dialect" if "dialect" in leads else next(iter(sorted(leads)), default)
 
 
 def _facets(lang: str, parts: list[tuple[str, dict]], tech: list[str]) -> dict[str, str]:
@@ -270,7 +287,9 @@ def _list_or_count(fragments: list[Fragment], shape: str, lang: str, persona: st
     scope = "".join(" " + f.pick(lang, "plain", rng) for f in by_kind.get("scope", []))
     group = "".join(f.pick(lang, "plain", rng) + ", " for f in by_kind.get("group", []))
     facet_parts = [f.pick_np(lang, "plain", rng) for f in by_kind.get("projection", []) + by_kind.get("pair", [])]
+    lead = rng.choice(LEADS["dialect" if any(f.kind == "scope" and f.lead for f in fragments) else "lexicon"][lang])
     values = {"H": head, "TH": f"{plural_article(head, ag.g)} {head}" if lang == "it" else head, "VP": vp,
+              "LEAD": lead,
               "RC": (" che " if lang == "it" else " that ") + vp if vp else "", "SC": scope, "G": group,
               "Q": ag.quanti, "LI": ag.li, "N": limit, "PRIMI": ag.primi,
               **_facets(lang, facet_parts, [])}
@@ -297,26 +316,33 @@ def _word(fragments: list[Fragment], lang: str, persona: str, rng: random.Random
         elif len(facts) > 1:
             tech += ", each in an OPTIONAL and aggregated with GROUP_CONCAT"
         return rng.choice(WORD_TECH[lang]).format(W=quoted, TF=tech)
+    lead = rng.choice(LEADS[topic(facts, "italian")][lang])
     if len(facts) == 1 and facts[0].has(lang, "ask") and persona in ("generic", "pedagogical") \
             and rng.random() < 0.6:
         question = facts[0].pick(lang, "ask", rng).replace("{w}", quoted)
         if persona == "pedagogical":
-            return rng.choice(ASK_LEAD[lang]) + question[0].lower() + question[1:]
+            return lead + decap(question)
         return question
     register = "ling" if persona == "linguist" else "plain"
     parts = [f.pick_np(lang, register, rng) for f in facts]
     plural = len(parts) > 1 or (parts and parts[0][1]["n"] == "pl")
     qe = ("Quali sono" if plural else "Qual è") if lang == "it" else ("What are" if plural else "What is")
     text = rng.choice(WORD[(lang, persona)]).format(W=quoted, F=join([t for t, _ in parts], lang), QE=qe,
-                                                    qe=qe.lower())
+                                                    qe=qe.lower(), LEAD=lead)
     return cap(text)
 
 
 def _standalone(fragments: list[Fragment], lang: str, persona: str, rng: random.Random) -> str:
+    """A whole question; the pedagogical and linguist frames follow what it is about (its ``lead``, default
+    ``kb``: how LiITA is organised), and the linguist's frame stands in for a wording of its own."""
+    fragment = fragments[0]
     register = {"linked_data_expert": "tech", "linguist": "ling"}.get(persona, "plain")
-    text = fragments[0].pick(lang, register, rng)
+    text = fragment.pick(lang, register, rng)
+    about = topic(fragments, "kb")
     if persona == "pedagogical":
-        return STANDALONE_LEAD[lang] + text[0].lower() + text[1:]
+        return rng.choice(LEADS[about][lang]) + decap(text)
+    if persona == "linguist" and not fragment.has(lang, "ling"):
+        return LING_LEADS["kb" if about == "kb" else "lexicon"][lang] + decap(text)
     return text
 
 

@@ -55,6 +55,7 @@ class Polarity(Pattern):
     slot_fields = {"polarity": None, "threshold": None, "threshold_op": None, "polarity_project": False,
                    "polarity_value": False, "polarity_source": None}
     fact_nouns = rf"polarita|polarity|{SENTIMENT}"
+    requirable = True
     mention_cue = POLARITY_CUE
 
     @reads(22)
@@ -119,6 +120,8 @@ class Polarity(Pattern):
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         name, threshold = slots.get("polarity"), slots.get("threshold")
+        if slots.get("required") and name is None:
+            return set(facts.by_lemma("sentix"))
         if name is None and threshold is None:
             return None  # shown next to the lemmas: it narrows nothing
         out = set()
@@ -138,7 +141,7 @@ class Polarity(Pattern):
             self._build_elita(frame)
             return
         if frame.shape == "word" or name is None:
-            self._build_facet(frame)
+            self._build_facet(frame, bool(slots.get("required")) and frame.shape == "list")
             return
         entry = frame.fresh("sentixEntry")
         frame.where.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma))
@@ -191,16 +194,17 @@ class Polarity(Pattern):
         frame.tag(self.label, 0.9)
         frame.tag("EMOTION_LEXICON", 0.6)
 
-    def _build_facet(self, frame: Frame) -> None:
-        """The Sentix polarity (class and value), shown next to the lemmas or told about a word, kept optional."""
-        facet = frame.facet()
+    def _build_facet(self, frame: Frame, required: bool = False) -> None:
+        """The Sentix polarity (class and value), shown next to the lemmas or told about a word, kept optional;
+        ``required``: the lemmas must have one ("which words have a Sentix polarity")."""
+        facet = frame.facet(required)
         entry, score = frame.fresh("sentixEntry"), frame.fresh("polarity")
         cls, cls_label = frame.fresh("polarityClass"), frame.fresh("polarityLabel")
         facet.group.add(Triple(entry, IRI.of("ontolex:canonicalForm"), frame.lemma),
                         Triple(entry, IRI.of("marl:hasPolarity"), cls),
                         Triple(cls, IRI.of("rdfs:label"), cls_label),
                         Triple(entry, IRI.of("marl:hasPolarityValue"), score))
-        if frame.shape == "count":
+        if frame.shape == "count" or required:
             frame.fragments.append(frag("constraint", ["hanno una polarità in Sentix", "sono valutat{a} da Sentix"],
                                         ["have a polarity in Sentix", "are rated by Sentix"],
                                         "con una voce Sentix (marl:hasPolarity)", "with a Sentix entry (marl:hasPolarity)"))

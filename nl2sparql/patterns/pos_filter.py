@@ -132,23 +132,21 @@ class PosFilter(Pattern):
             self._build_any(frame, list(slots["any"]))
             return
         pos, gender = slots["pos"], slots.get("gender")
-        it_pl, en_pl, it_adj = POS[pos]
-        en_sg = en_pl[:-1]
+        it_pl, en_pl, _ = POS[pos]
         frame.where.add(Triple(frame.lemma, IRI.of("lila:hasPOS"), IRI(LILA + pos)))
         if gender:
             frame.where.add(Triple(frame.lemma, IRI.of("lila:hasGender"), IRI(LILA + gender)))
+        # every persona says "nouns": «lemmi nominali» would be the lemmas alone, and a list is of words (WORDS)
         it_head, en_head = it_pl, en_pl
-        it_ling, en_ling = f"lemmi {it_adj}", f"{en_sg} lemmas"
         it_tech, en_tech = f"con lila:hasPOS lila:{pos}", f"with lila:hasPOS lila:{pos}"
         if gender:
             g_it, g_en = GENDER[gender]
             it_head, en_head = f"{it_pl} {g_it}", f"{g_en} {en_pl}"
-            it_ling, en_ling = f"{it_ling} {g_it}", f"{g_en} {en_ling}"
             it_tech += f" e lila:hasGender lila:{gender}"
             en_tech += f" and lila:hasGender lila:{gender}"
             frame.slot("gender", gender, g_it, g_en)
         frame.slot("pos", pos, it_pl, en_pl)
-        frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech, ling=(it_ling, en_ling)))
+        frame.fragments.append(frag("head", it_head, en_head, it_tech, en_tech))
         frame.tag(self.label, 0.9)
 
     def _build_fact(self, frame: Frame, fact: str) -> None:
@@ -178,9 +176,7 @@ class PosFilter(Pattern):
         it = " o ".join(POS[n][0] for n in names)
         en = " or ".join(POS[n][1] for n in names)
         tech = " ".join(f"lila:{n}" for n in names)
-        frame.fragments.append(frag("head", it, en, f"con lila:hasPOS tra {tech}", f"with lila:hasPOS among {tech}",
-                                    ling=(f"lemmi {' o '.join(POS[n][2] for n in names)}",
-                                          f"{' or '.join(POS[n][1][:-1] for n in names)} lemmas")))
+        frame.fragments.append(frag("head", it, en, f"con lila:hasPOS tra {tech}", f"with lila:hasPOS among {tech}"))
         for name in names:
             frame.slot("pos", name, POS[name][0], POS[name][1])
         frame.tag(self.label, 0.9)

@@ -9,7 +9,7 @@ their written form (a total order, so the LIMIT cut is fixed), first ``n``::
       marl:hasPolarityValue ?polarity . ?lemma a lila:Lemma ; ontolex:writtenRep ?wr }
     ORDER BY DESC(?polarity) ?wr LIMIT 5
 
-A sense ranking groups by the written form and orders by
+A sense ranking groups by the lemma (and its written form) and orders by
 ``COUNT(DISTINCT ?sense)``. The answer is the written forms, in rank order.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from ..sparql.model import Select
+from ..sparql.model import Call, Filter, Group, Op, Select, SubSelect, Var
 from .analytics import (MEASURES, ORDER_WORDS, add_measure, body, constrained, constraint_options, it_article,
                         matching, phrases, restricted)
 from .base import Facts, frag
@@ -34,7 +34,7 @@ SUPERLATIVES = (
                        r"significati|accezioni|senses|meanings)|(?:piu|most) polisem\w*|most polysem\w*"),
     ("senses", "asc", r"(?:con |with )?(?:meno|the fewest|fewest|the least|least) (?:compl-?it )?(?:sensi|significati|"
                       r"senses|meanings)"),
-    ("length", "desc", r"piu lungh\w*|longest|(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most) (?:lettere|letters|"
+    ("length", "desc", r"piu lung[aoh]\w*|longest|(?:con |with )?(?:il )?(?:maggior numero di|piu|the most|most) (?:lettere|letters|"
                        r"caratteri|characters)|lunghezza maggiore|greatest length"),
     ("length", "asc", r"piu cort\w*|piu brev\w*|shortest|(?:con |with )?(?:meno|the fewest|fewest) (?:lettere|letters|"
                       r"caratteri|characters)|lunghezza minore|smallest length"),
@@ -54,8 +54,8 @@ class Ranking(StandalonePattern):
     label = "RANKING"
     rank = 116
     guidance = ("Rankings (top N, the most/least …): ORDER BY the measure, then the written form, with LIMIT N: "
-                "ORDER BY DESC(?polarity) ?wr LIMIT 5; by senses: GROUP BY ?wr ORDER BY DESC(COUNT(DISTINCT ?sense)) "
-                "?wr LIMIT 5. Never a LIMIT without a total ORDER BY.")
+                "ORDER BY DESC(?polarity) ?wr LIMIT 5; by senses: GROUP BY ?lemma ?wr "
+                "ORDER BY DESC(COUNT(DISTINCT ?sense)) ?wr LIMIT 5. Never a LIMIT without a total ORDER BY.")
     example = ("standalone", None, {"by": "polarity", "direction": "desc", "n": 5,
                                     "steps": [("POS_FILTER", {"pos": "noun"})]})
     question_cues = [(r"\b(?:" + "|".join(regex for _, _, regex in SUPERLATIVES) + r")\b", 0.85),
@@ -82,11 +82,15 @@ class Ranking(StandalonePattern):
     def build(self, slots: dict, rng: random.Random):
         steps = [tuple(s) for s in slots.get("steps") or []]
         by, direction, n = slots["by"], slots.get("direction", "desc"), int(slots.get("n") or 1)
-        frame = constrained(steps, "list", rng=rng)
+        frame = constrained(steps, "list", rng=rng, by_label=True)
         value, aggregated = add_measure(frame, by)
-        key = ("DESC", value) if direction == "desc" else value
-        query = Select([frame.wr], body(frame), distinct=not aggregated, group_by=[frame.wr] if aggregated else [],
-                       order_by=[key, frame.wr], limit=n)
+        if n == 1:
+            query = _extreme(frame, value, aggregated, steps, by, direction)
+        else:
+            key = ("DESC", value) if direction == "desc" else value
+            # a sense ranking counts each lemma's senses (not those of every lemma sharing its written form)
+            query = Select([frame.wr], body(frame), distinct=not aggregated,
+                           group_by=[frame.lemma, frame.wr] if aggregated else [], order_by=[key, frame.wr], limit=n)
         tags = dict(frame.labels)
         tags[self.label] = 0.9
         mentions = list(frame.mentions) + [(str(n), str(n))] if n > 1 else list(frame.mentions)
@@ -122,11 +126,14 @@ class Ranking(StandalonePattern):
                     f"Ordina {scope_it} per {measure.tech} {order}, poi per ontolex:writtenRep, e restituisci "
                     f"{first_it} (ORDER BY … LIMIT {n}).",
                     f"Order {scope_en} by {measure.tech} {order_en}, then by ontolex:writtenRep, and return "
-                    f"{first_en} (ORDER BY … LIMIT {n}).")
+                    f"{first_en} (ORDER BY … LIMIT {n}).", lead="lexicon")
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
-        """ORDER BY … DESC with LIMIT, or a LIMIT over grouped counts: a ranking (not an alphabetical cut)."""
+        """ORDER BY … DESC with LIMIT, a LIMIT over grouped counts, or the rows equal to a MIN/MAX: a ranking
+        (not an alphabetical cut)."""
+        if f.extreme_filter and f.form == "select":
+            return 0.8
         if not (f.order_by and f.limit) or f.form != "select" or "VALUES" in f.words:  # VALUES: a COMPARISON
             return 0.0
         if "DESC" in f.words or ("COUNT" in f.aggregates and f.group_by):
@@ -160,6 +167,31 @@ class Ranking(StandalonePattern):
             return None
         return {"by": slots.rank_by, "direction": slots.rank_direction or "desc", "n": slots.limit or 1,
                 "steps": steps}
+
+
+def _extreme(frame, value, aggregated: bool, steps, by: str, direction: str) -> Select:
+    """Every lemma at the extreme of the measure (ties included: "the most negative word" may be 81 words).
+
+    The extreme comes from a sub-select over the same constrained set (its variables are its own)::
+
+        SELECT DISTINCT ?wr WHERE { … ?polarity …
+          { SELECT (MIN(?polarity) AS ?extreme) WHERE { … } }  FILTER(?polarity = ?extreme) } ORDER BY ?wr
+
+    A measure that aggregates (the number of senses) is computed per lemma in a sub-select first.
+    """
+    inner = constrained(steps, "list", rng=random.Random(0), by_label=True)
+    inner_value, _ = add_measure(inner, by)
+    extreme, pick = Var("extreme"), "MAX" if direction == "desc" else "MIN"
+    if not aggregated:
+        where = body(frame).add(SubSelect(Select([(Call(pick, (inner_value,)), extreme)], body(inner))),
+                                Filter(Op("=", (value, extreme))))
+        return Select([frame.wr], where, distinct=True, order_by=[frame.wr])
+    measure, per_lemma = Var(by), Var(f"{by}PerLemma")
+    counted = Select([frame.wr, (value, measure)], body(frame), group_by=[frame.lemma, frame.wr])
+    inner_counted = Select([(inner_value, per_lemma)], body(inner), group_by=[inner.lemma])
+    top = Select([(Call(pick, (per_lemma,)), extreme)], Group([SubSelect(inner_counted)]))
+    where = Group([SubSelect(counted), SubSelect(top), Filter(Op("=", (measure, extreme)))])
+    return Select([frame.wr], where, order_by=[frame.wr])
 
 
 PATTERN = Ranking()

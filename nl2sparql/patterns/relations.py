@@ -14,7 +14,7 @@ import re
 from typing import Sequence
 
 from .pattern import Pattern
-from .reading import ARTICLE, HEADS, NAMED_HEAD, OF, VALUE, RelationKind, Text, ok_word
+from .reading import ARTICLE, HEADS, NAMED_HEAD, OF, VALUE, RelationKind, Text, is_quoted, ok_word
 
 #: The slots every relation pattern reads (question reading fills them once for all kinds).
 RELATION_FIELDS = {"relation": None, "relation_target": None, "relation_mode": None, "relation_property": None,
@@ -43,8 +43,8 @@ def read_relations(text: Text, slots, kinds: Sequence[RelationKind]) -> None:
         for m in re.finditer(rf"\b{kind.target}\s+(?:{OF}|(?:as|to|a|come)\b)\s*{ARTICLE}?(?:{NAMED_HEAD}\s+)?{VALUE}",
                              text.folded):
             target = text.raw(m)
-            if not ok_word(target) or target in _NOT_TARGETS:
-                continue
+            if not (ok_word(target) or is_quoted(m) and target) or (target in _NOT_TARGETS and not is_quoted(m)):
+                continue  # a quoted word is a word, even «termine»
             if kind.not_after and re.search(kind.not_after, text.folded[:m.start()]):
                 continue
             slots.relation = kind.name

@@ -6,6 +6,7 @@ import random
 import re
 
 from ..namespaces import COMPLIT_SERVICE
+from ..folding import fold_same_length
 from ..sparql.model import IRI, Call, Filter, Lit, Triple, lcase, str_
 from .base import Facts, Frame, frag, pl, quote, sg
 from .pattern import Pattern
@@ -89,6 +90,15 @@ class SenseDefinition(Pattern):
         kind_of = text.asks(r"\b(?:an?\s+)?(?:kinds?|types?|sorts?|parts?)\s+of\s*\??\s*$")
         slots.definition = slots.definition or (text.asks(DEFINITION_CUE) and not kind_of) or (
             slots.min_senses is None and text.asks(MEANINGS))
+
+    @reads(116)
+    def read_defined(self, text: Text, slots) -> None:
+        """"…e sono definite in CompL-it", "are defined in CompL-it": a definition is required of them."""
+        if not slots.word and re.search(r"\b(?:sono|siano|are|be)\s+definit[aeio]\b|\bdefined\s+in\b",
+                                        fold_same_length(slots.question)):
+            slots.definition = True
+            if self.label not in slots.required:
+                slots.required.append(self.label)
 
     def constraint_steps(self, slots) -> list[dict]:
         if not slots.definition_contains:

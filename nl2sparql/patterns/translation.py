@@ -161,7 +161,9 @@ class Translation(Pattern):
         """Translations asked as pairs: "the Sicilian translations of the words that …", "pairs of Italian lemmas and
         their Sicilian translations", "lemmas along with their translations": one row per pair, the translation
         required ("with their translation" keeps the words that lack one)."""
-        if slots.translation and not slots.word and slots.dialects and text.has(PAIRS):
+        optional = text.has(r"\b(?:se present\w*|ove present\w*|if any|where available|when available|if available|"
+                            r"se disponibil\w*|se c'e|se esiste)\b")  # "with their translation, if any": kept optional
+        if slots.translation and not slots.word and slots.dialects and text.has(PAIRS) and not optional:
             slots.translation_pairs = True
 
     def constraint_steps(self, slots) -> list[dict]:
@@ -209,7 +211,7 @@ class Translation(Pattern):
                 f"la voce {forms['fs']} collegata da vartrans:translatableAs",
                 f"the {en} entry linked by vartrans:translatableAs",
                 ask=([f"Come si dice {{w}} in {it}?", f"Come si traduce {{w}} in {it}?"],
-                     [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"])))
+                     [f"How do you say {{w}} in {en}?", f"What is the {en} word for {{w}}?"]), lead="dialect"))
         elif slots.get("pairs") and frame.shape == "list":
             frame.project(add_translation(frame, dialect))  # one row per (word, translation): required
             forms = DIALECT_FORMS[dialect]
@@ -217,7 +219,7 @@ class Translation(Pattern):
                 "pair", [pl(f"le loro traduzioni in {it}"), pl(f"gli equivalenti {forms['mp']}")],
                 [pl(f"their {en} translations"), pl(f"their {en} equivalents")],
                 f"le voci {forms['fp']} collegate da vartrans:translatableAs (una riga per coppia)",
-                f"the {en} entries linked by vartrans:translatableAs (one row per pair)"))
+                f"the {en} entries linked by vartrans:translatableAs (one row per pair)", lead="dialect"))
         elif slots.get("required") or frame.shape == "count":
             add_translation(frame, dialect)
             frame.fragments.append(frag(
@@ -247,7 +249,8 @@ class Translation(Pattern):
                                     [f"are translated into {en} as {qe}", f"are {qe} in {en}",
                                      f"have {qe} as their {en} translation"],
                                     f"con una voce {forms['fs']} (vartrans:translatableAs) con ontolex:writtenRep {qi}",
-                                    f"with a {en} entry (vartrans:translatableAs) with ontolex:writtenRep {qe}"))
+                                    f"with a {en} entry (vartrans:translatableAs) with ontolex:writtenRep {qe}",
+                                    lead="dialect"))
         frame.slot("dialect", dialect, it, en)
         frame.slot("target", target)
         frame.tag(self.label, 0.9)

@@ -41,6 +41,8 @@ class ValueKind:
     en: str
     #: the Italian plural noun is feminine («quante parti del discorso»)
     fem: bool = False
+    #: the class the values must have (see :class:`~.vocab.Facet`)
+    value_class: str | None = None
 
 
 KINDS: dict[str, ValueKind] = {
@@ -56,7 +58,8 @@ KINDS: dict[str, ValueKind] = {
                        "verb tenses"),
     "person": ValueKind("lexinfo:person", True, r"persone grammaticali|grammatical persons", "persone grammaticali",
                         "grammatical persons", fem=True),
-    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions", fem=True),
+    "emotion": ValueKind("elita:HasEmotion", True, r"emozioni|emotions", "emozioni", "emotions", fem=True,
+                          value_class="elita:Emotion"),
     "polarity": ValueKind("marl:hasPolarity", True, r"classi di polarita|polarity classes|polarita|polarities",
                           "classi di polarità", "polarity classes", fem=True),
     "property": ValueKind(None, False, r"propriet[aà]|properties|predicat[ie]|predicates|attribut[ie]|attributes",
@@ -89,6 +92,8 @@ class ValueSet(StandalonePattern):
         if slots.standalone or slots.word or slots.quoted or slots.affixes or slots.relation or slots.dialects \
                 or slots.emotions or slots.polarity:
             return
+        if slots.pos and re.search(r"\b(?:also show|mostra anche|with their|con le loro|con i loro)\b", text.folded):
+            return  # "the adverbs, also show their emotions": lemmas with a facet, not a vocabulary
         f = text.folded
         if re.search(PER_FACET, f) or re.search(r"\b(?:distribu\w*|per ciascun\w*|for each|per ogni)\b", f):
             return  # counts of lemmas per value: DISTRIBUTION / COUNT_ENTITIES
@@ -118,6 +123,8 @@ class ValueSet(StandalonePattern):
         else:
             value = Var(kind)
             where = Group([Triple(subject, IRI.of(spec.prop), value)])
+            if spec.value_class:
+                where.add(Triple(value, IRI.of("rdf:type"), IRI.of(spec.value_class)))
         label = Var(f"{kind}Label")
         if spec.labelled and not count:
             where.add(Optional_(Group([Triple(value, IRI.of("rdfs:label"), label)])))
@@ -131,7 +138,18 @@ class ValueSet(StandalonePattern):
         tech_en = (f"the distinct values of {spec.prop}" if spec.prop else
                    f"the predicates of the resources with dcterms:isPartOf <{LEMMA_BANK}>")
         q, e, a = ("Quante", "e", "e") if spec.fem else ("Quanti", "i", "i")  # agreement with the noun
-        if count:
+        if spec.prop is None:  # the predicates of the lemmas: the question says so (not every property of LiITA)
+            f = frag("standalone", ["Quante proprietà diverse hanno i lemmi di LiITA?",
+                                    "Quante proprietà usano i lemmi di LiITA?"] if count else
+                     ["Quali proprietà hanno i lemmi di LiITA?", "Elenca tutte le proprietà usate dai lemmi di LiITA."],
+                     ["How many different properties do LiITA's lemmas have?",
+                      "How many properties do the lemmas of LiITA use?"] if count else
+                     ["Which properties do LiITA's lemmas have?", "List all the properties used by the lemmas of LiITA."],
+                     f"{'Conta' if count else 'Elenca'} {tech}{' (COUNT DISTINCT)' if count else ''}.",
+                     f"{'Count' if count else 'List'} {tech_en}{' (COUNT DISTINCT)' if count else ''}.",
+                     ling=(f"{'Quante' if count else 'Quali'} proprietà distinte descrivono i lemmi di LiITA?",
+                           f"{'How many' if count else 'Which'} distinct properties describe LiITA's lemmas?"))
+        elif count:
             f = frag("standalone", [f"{q} {spec.it} divers{e} ci sono in LiITA?", f"{q} {spec.it} usa LiITA?"],
                      [f"How many different {spec.en} are there in LiITA?", f"How many {spec.en} does LiITA use?"],
                      f"Conta {tech} (COUNT DISTINCT).", f"Count {tech_en} (COUNT DISTINCT).",

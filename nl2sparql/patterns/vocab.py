@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..namespaces import (PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, PREFIXES,
                           SICILIANO_LEMMA_BANK, SICILIANO_LEXICON)
+from ..sparql.model import IRI, Term, Triple, Var
 
 LILA = PREFIXES["lila"]
 ELITA = PREFIXES["elita"]
@@ -123,7 +124,9 @@ class Facet:
     ``words``: the folded nouns questions use for it; ``prop``: the property
     whose values group the count, on the lemma itself or (``on_entry``) on the
     resource's own entry for the lemma; ``it``/``en``: how questions say
-    "for each" of it.
+    "for each" of it; ``value_class``: the class its values must have, where
+    the property also carries other values (ELITA's ``HasEmotion`` also points
+    at the dimensions ``Valenza`` and ``Dominanza``, which are not emotions).
     """
 
     words: str
@@ -131,12 +134,21 @@ class Facet:
     on_entry: bool
     it: str
     en: str
+    value_class: str | None = None
+
+    def value_triples(self, subject: Term, value: Var) -> list[Triple]:
+        """``subject <prop> value`` and, where the values are typed, ``value a <value_class>``."""
+        triples = [Triple(subject, IRI.of(self.prop), value)]
+        if self.value_class:
+            triples.append(Triple(value, IRI.of("rdf:type"), IRI.of(self.value_class)))
+        return triples
 
 
 FACETS: dict[str, Facet] = {
     "pos": Facet(r"parte del discorso|part of speech|pos|categoria grammaticale", "lila:hasPOS", False,
                  "ciascuna parte del discorso", "part of speech"),
-    "emotion": Facet(r"emozion\w*|emotions?", "elita:HasEmotion", True, "ciascuna emozione di ELITA", "ELITA emotion"),
+    "emotion": Facet(r"emozion\w*|emotions?", "elita:HasEmotion", True, "ciascuna emozione di ELITA", "ELITA emotion",
+                     value_class="elita:Emotion"),
     "gender": Facet(r"genere|gender", "lila:hasGender", False, "ciascun genere grammaticale", "grammatical gender"),
     "polarity": Facet(r"polarita|polarity", "marl:hasPolarity", True, "ciascuna classe di polarità Sentix",
                       "Sentix polarity class"),
@@ -150,6 +162,18 @@ PER_FACET = (r"\b(?:per ciascun[oa]?|per ogni|for each|for every|of each|of ever
              r"from each|in each|da ciascun[oa]?|in ciascun[oa]?|in ogni|each|every|ogni|ciascun[oa]?|"
              r"distribuzione per|distribution by|"
              rf"raggruppa(?:re)? per|group(?:ed)? by)\s+(?:[a-z']+\s+){{0,2}}?(?P<key>{FACET_WORDS})")
+
+
+#: The closed vocabulary each slot takes its values from (slot name → the table whose keys are its values): a slot
+#: value outside it is an individual of another class (ELITA's *Valenza* is a dimension, not an emotion).
+SLOT_VOCABULARIES: dict[str, dict] = {"emotion": EMOTION, "pos": POS, "gender": GENDER, "polarity": POLARITY,
+                                      "dialect": DIALECT, "bank": DIALECT, "group_by": FACETS}
+
+
+def in_vocabulary(slot: str, value: str) -> bool:
+    """False when ``slot`` names a closed vocabulary and ``value`` is not one of its members."""
+    table = SLOT_VOCABULARIES.get(slot)
+    return table is None or value in table
 
 
 def facet_named(word: str) -> str | None:

@@ -18,6 +18,8 @@ from ..sparql.lexer import Token, declared_prefixes, tokenize
 RDF_TYPE = PREFIXES["rdf"] + "type"
 _GROUP_KEYWORDS = {"OPTIONAL", "MINUS", "UNION"}
 _STOP_WORDS = {"FILTER", "BIND", "VALUES", "OPTIONAL", "MINUS", "UNION", "GRAPH", "SERVICE", "SELECT"}
+#: A sub-select's solution modifiers, after its group: they read no triple.
+_MODIFIERS = {"GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET"}
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,8 @@ class _Reader:
             self.skip_values()
         elif up == "SELECT":
             self.skip_select()
+        elif up in _MODIFIERS:
+            self.skip_modifiers()
         else:
             self.triples_block(service, graph, index)
 
@@ -198,6 +202,11 @@ class _Reader:
 
     def skip_select(self) -> None:
         while self.peek() is not None and self.peek().text != "{":
+            self.i += 1
+
+    def skip_modifiers(self) -> None:
+        """A sub-select's ``GROUP BY … HAVING (…) ORDER BY … LIMIT n``: no triples (up to its closing brace)."""
+        while self.peek() is not None and self.peek().text not in ("{", "}"):
             self.i += 1
 
     # -- triples --------------------------------------------------------------------------------

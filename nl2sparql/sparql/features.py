@@ -46,6 +46,8 @@ class Features:
     triple_list: list[tuple[str, str, str]] = field(default_factory=list)
     #: aggregate name → the variables inside its parentheses (``COUNT(DISTINCT ?sense)``: ``{"COUNT": {"sense"}}``)
     aggregate_vars: dict[str, set[str]] = field(default_factory=dict)
+    #: a ``FILTER(?x = ?m)`` where ``?m`` names a ``MIN``/``MAX`` (every row at the extreme: a tie-safe ranking)
+    extreme_filter: bool = False
 
     def uses(self, curie_or_iri: str) -> bool:
         """True when the IRI (or ``prefix:local``) occurs anywhere."""
@@ -250,7 +252,24 @@ def analyze(query: str) -> Features:
         prev = tok
     _scan_triples(tokens, prefixes, f)
     _scan_string_calls(tokens, f)
+    f.extreme_filter = _has_extreme_filter(tokens)
     return f
+
+
+def _has_extreme_filter(tokens) -> bool:
+    """True for ``(MAX(…) AS ?m)`` … ``FILTER(?x = ?m)`` (either side): rows whose value equals an extreme."""
+    aliases = set()
+    for i, tok in enumerate(tokens):
+        if tok.kind == "word" and tok.upper in ("MIN", "MAX") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            end = closing(tokens, i + 1)
+            if end is not None and end + 2 < len(tokens) and tokens[end + 1].upper == "AS" \
+                    and tokens[end + 2].kind == "var":
+                aliases.add(tokens[end + 2].text)
+    for i, tok in enumerate(tokens[:-5]):
+        if tok.upper == "FILTER" and tokens[i + 1].text == "(" and tokens[i + 3].text == "=" \
+                and tokens[i + 5].text == ")" and {tokens[i + 2].text, tokens[i + 4].text} & aliases:
+            return True
+    return False
 
 
 def without_negations(sparql: str) -> str:

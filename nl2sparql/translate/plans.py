@@ -115,6 +115,9 @@ def _shape_plans(slots: Slots, prior: float = 1.0) -> list[Plan]:
         plan = _list_plan(slots, constraints, prior)
         plan.among = list(slots.listed)
         return [plan]
+    if slots.word and slots.count and not (word_facts or constraints):
+        # "how many lemmas are written «riso»?": the lemmas with that written form, counted
+        return [Plan("count", [], prior=prior * 0.9, among=[slots.word])]
     if named and (word_facts or not constraints):
         plans = [Plan("word", word_facts, word=named, prior=prior)]
         if not word_facts:

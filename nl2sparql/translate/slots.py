@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ..folding import fold_same_length
 from ..patterns import CATALOGUE
-from ..patterns.reading import ARTICLE, NAMED_HEAD, OF, QUOTED, VALUE, Slots, Text, ok_word
+from ..patterns.reading import ARTICLE, NAMED_HEAD, OF, QUOTED, VALUE, Slots, Text, is_quoted, ok_word
 from ..patterns.relations import read_relations
 from ..patterns.vocab import DIALECT_WORDS, GENDER_WORDS, POS_WORDS
 
@@ -145,8 +145,13 @@ def _named_cues() -> list[str]:
 def _named_word(text: Text, slots: Slots) -> None:
     if slots.word or slots.listed:
         return
+    quoted_left = re.search(QUOTED, text.folded) is not None
     for pattern in _named_cues():
         for m in re.finditer(pattern, text.folded):
+            if quoted_left and not is_quoted(m):
+                continue  # "le forme del congiuntivo di «essere»": a quoted word is the one named
+            if re.match(r"(?:\s+\w+)?\s+(?:del discorso|of speech)\b", text.folded[m.end():]):
+                continue  # "parti del discorso": the vocabulary, not a word
             if ok_word(text.raw(m)) and not _closed_word(text.raw(m)):
                 slots.word = text.value(m)
                 return
@@ -180,7 +185,7 @@ def _answer(text: Text, slots: Slots) -> None:
 
 #: "hanno una traduzione", "with a Sicilian equivalent", "have at least one definition": the fact is required.
 HAVE_A = (r"(?<!non )(?<!not )\b(?:hanno|abbiano|ha|abbia|have|has|having|con|with)\s+(?:almeno\s+|at least\s+|both\s+|sia\s+)?"
-          r"(?:una?|un'|uno|an?|one|some|qualche)\s+(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
+          r"(?:(?:una?|uno|an?|one|some|qualche)\s+|un'\s*)(?:[a-z]+\s+){{0,4}}?(?:{nouns})\b")
 
 
 def _required(text: Text, slots: Slots) -> None:

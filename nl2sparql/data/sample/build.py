@@ -72,7 +72,7 @@ COLUMNS = {
     "siciliano_glossary.tsv": ("italian_entry", "italian", "dialect"),
     "complit_words.tsv": ("word", "pos", "linked"),
     "complit_senses.tsv": ("id", "word", "definition", "example"),
-    "complit_relations.tsv": ("subject", "relation", "object"),
+    "complit_relations.tsv": ("subject", "relation", "object", "direction"),
     "morphology.tsv": ("lemma", "form", "written", "tense", "verbFormMood", "person", "number", "gender"),
 }
 
@@ -95,6 +95,12 @@ RELATIONS = {
     "complit:usedFor": None,
     "complit:madeOf": None,
 }
+#: ``direction`` of a relation row: ``one-way`` writes the triple without its inverse (LiITA's CompL-it stores
+#: many synonym and antonym pairs in one direction only; the sample has a few such pairs too).
+DIRECTIONS = ("both", "one-way")
+#: ELITA's affective dimensions: values of ``elita:HasEmotion`` in the real data that are not ``elita:Emotion``s
+#: (untyped, unlabelled); an emotions cell may name them too.
+ELITA_DIMENSIONS = ("Valenza", "Dominanza")
 #: Dialect -> (graph, lemma IRI base, lemma bank, lexicon), as LiITA names them.
 DIALECTS = {
     "parmigiano": (PARMIGIANO_GRAPH, PARMIGIANO_LEMMA_BASE, PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON),
@@ -318,9 +324,10 @@ class SampleBuilder:
             self.add(g, s, "rdfs:label", ox.Literal(word))
             self.add(g, s, "ontolex:canonicalForm", self.hypolemmas.get(word) or self.lemma(word, row))
             for emotion in row.list("emotions") or [""]:
-                if emotion not in emotions:
-                    raise row.error(f"emotion {emotion!r} is not an elita:Emotion of vocabulary.trig "
-                                    f"({', '.join(sorted(emotions))})")
+                if emotion not in emotions and emotion not in ELITA_DIMENSIONS:
+                    raise row.error(f"emotion {emotion!r} is neither an elita:Emotion of vocabulary.trig "
+                                    f"({', '.join(sorted(emotions))}) nor an ELITA dimension "
+                                    f"({', '.join(ELITA_DIMENSIONS)})")
                 self.add(g, s, "elita:HasEmotion", f"elita:{emotion}")
             value, literal = self.polarity_value(row)
             self.add(g, s, "marl:Polarity", ox.Literal(elita_polarity(value)))
@@ -377,7 +384,7 @@ class SampleBuilder:
             it_entry = ox.NamedNode(f"{entry_base}italian/{number}")
             self.add(g, lexicon, "lime:entry", it_entry)
             self.add(g, it_entry, "rdf:type", "ontolex:LexicalEntry")
-            self.add(g, it_entry, "rdfs:label", ox.Literal(f"Lexical entry of Italian: {italian}"))
+            self.add(g, it_entry, "rdfs:label", ox.Literal(f"Lexical entry of Italian: {italian.partition(':')[0]}"))
             self.add(g, it_entry, "ontolex:canonicalForm", self.lemma(italian, row))
             self.add(g, it_entry, "vartrans:translatableAs", entries[row["dialect"]][0])
         for word, (_, row) in entries.items():
@@ -423,7 +430,7 @@ class SampleBuilder:
             relation = row.choice("relation", tuple(RELATIONS))
             a, b = self.sense(row["subject"], row), self.sense(row["object"], row)
             self.add(g, a, relation, b)
-            if RELATIONS[relation]:
+            if RELATIONS[relation] and (row.choice("direction", DIRECTIONS, required=False) or "both") == "both":
                 self.add(g, b, RELATIONS[relation], a)
 
     def build_morphology(self) -> None:
