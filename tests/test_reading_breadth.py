@@ -162,3 +162,24 @@ def test_the_generator_writes_emotion_exclusions_that_read_back(translator, samp
             question = questions[lang]["generic"]
             assert " e ma " not in question and " and but " not in question, question
             assert _rows(sample_kb, translator.translate(question).sparql) == want, question
+
+
+def test_the_generator_writes_either_emotion_questions_that_read_back(translator, sample_kb):
+    """Generated "paura o rabbia" items (either of two emotions, VALUES) translate back to the gold's answer."""
+    import random
+
+    from nl2sparql.patterns.compose import Candidate, Composer
+    from nl2sparql.patterns.phrasing import realise_all
+    from translate_helpers import sample_facts
+
+    composer = Composer(sample_facts(sample_kb), seed=5)
+    drawn = [c for c in (composer.draw(i) for i in range(800))
+             if isinstance(c, Candidate) and "VALUES ?emotion" in c.sparql]
+    assert len(drawn) >= 3
+    for cand in drawn[:6]:
+        assert "INTERSECTION" not in tag_query(cand.sparql)  # either of them, not both
+        want = _rows(sample_kb, cand.sparql)
+        questions = realise_all(cand.fragment_objects(), cand.shape, random.Random(cand.cid), cand.word, cand.limit)
+        for lang in ("it", "en"):
+            question = questions[lang]["generic"]
+            assert _rows(sample_kb, translator.translate(question).sparql) == want, question

@@ -84,8 +84,10 @@ class EmotionLexicon(Pattern):
         if not slots.emotions and (text.has(EMOTION_PROJECT) or (slots.word and text.has(EMOTION_CUE))):
             slots.emotion_project = True
         if len(slots.emotions) >= 2:  # "paura o rabbia", "fear, anger or disgust": either one (not both)
-            masked = [m.span() for m in re.finditer(r"\x01+", text.folded)]
-            between = text.folded[masked[0][1]:masked[-1][0]] if len(masked) >= 2 else ""
+            # what stands between the first and the last emotion named (not between other values read)
+            folded = fold_same_length(slots.question)
+            spans = sorted(m.span() for m in (EMOTION_RES[n].search(folded) for n in slots.emotions) if m)
+            between = folded[spans[0][1]:spans[-1][0]] if len(spans) >= 2 else ""
             slots.emotions_any = bool(re.search(r"\b(?:o|or|oppure|ovvero)\b|,", between)) and not re.search(
                 r"\b(?:e|and|sia|both|entramb\w*|contemporaneamente|insieme|allo stesso tempo|at once)\b", between)
 
@@ -118,12 +120,18 @@ class EmotionLexicon(Pattern):
             return {"mode": "project"}
         if shape == "list" and rng.random() < 0.15:  # shown next to the lemmas, or required of them
             return {"mode": "project", "required": True} if rng.random() < 0.4 else {"mode": "project"}
-        return {"mode": "constraint", "emotion": local_name(rng.choice(facts.by_lemma("emotion")[lemma])[0])}
+        own = local_name(rng.choice(facts.by_lemma("emotion")[lemma])[0])
+        if shape == "list" and own in EMOTION and rng.random() < 0.08:  # "paura o rabbia": either of two
+            return {"mode": "any", "emotions": [own, rng.choice(sorted(set(EMOTION) - {own}))]}
+        return {"mode": "constraint", "emotion": own}
 
     def matching(self, facts: Facts, slots: dict) -> set[str] | None:
         if slots.get("required"):  # any of the nine emotions (not the dimensions Valenza, Dominanza)
             return {lemma for lemma, rows in facts.by_lemma("emotion").items()
                     if any(local_name(r[0]) in EMOTION for r in rows)}
+        if slots.get("mode") == "any":
+            wanted = {ELITA + name for name in slots["emotions"]}
+            return {lemma for lemma, rows in facts.by_lemma("emotion").items() if any(r[0] in wanted for r in rows)}
         if slots.get("mode") != "constraint":
             return None  # shown next to the lemmas: it narrows nothing
         emotion = ELITA + slots["emotion"]

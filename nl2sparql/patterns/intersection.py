@@ -144,9 +144,10 @@ class Intersection(Pattern):
 
     # -- tagger -------------------------------------------------------------------------------
     def sparql_weight(self, f) -> float:
-        """Two or more distinct ELITA emotions required by one query."""
-        emotions = {i for i in f.iris if i.startswith(ELITA) and local_name(i) in EMOTION}
-        return 0.9 if len(emotions) >= 2 else 0.0
+        """Two or more distinct ELITA emotions required by one query (each the object of its own
+        ``elita:HasEmotion`` triple: emotions listed in VALUES are either of them, not both)."""
+        required = {o for _, p, o in f.triple_list if p == ELITA + "HasEmotion" and not o.startswith("?")}
+        return 0.9 if len(required) >= 2 else 0.0
 
     # -- translator ---------------------------------------------------------------------------
     @reads(91)

@@ -66,7 +66,7 @@ HEADS = (r"(?:parole|termini|lemmi|voci|words|terms|lemmas|entries|sostantiv[oi]
 NOT_A_WORD = frozenset("""
 il lo la i gli le l un una uno un' the a an of di del della dello dei degli delle dell d da in
 parola parole word words lemma lemmi lemmas bank per con su tra fra for with to as on at by into termine termini term terms voce voci entry entries
-cosa che what which who how come quale quali qual chi e ed and or o is are sono ha hanno abbiano have has
+cosa che what which who how come quale quali qual chi e ed and or o is are sono ha hanno abbiano have has non not
 si it its suo sua loro their questo questa this that quello quella cui discorso speech compl liita lila ontolex sense senses senso sensi
 whole wholes intero intera interi almeno least only solo elita sentix complit ciascun ciascuna ciascuno ognuno ognuna ogni each every
 italian italiano italiana italiani italiane english inglese dataset database
