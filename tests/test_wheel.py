@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -31,7 +32,12 @@ def installed(tmp_path_factory):
     dependencies again took most of this module's time."""
     work = tmp_path_factory.mktemp("wheel")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    built = run([sys.executable, "-m", "pip", "wheel", REPO, "--no-deps", "-w", work / "dist", "-q"], work, env)
+    # built from a copy without the checkout's build/ folder: setuptools would ship files a former build
+    # left there (a renamed prebuilt index twice), which a clean clone never has
+    source = work / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "cache", "build", "dist", "*.egg-info",
+                                                                "__pycache__", ".pytest_cache", "bench", "docs"))
+    built = run([sys.executable, "-m", "pip", "wheel", source, "--no-deps", "-w", work / "dist", "-q"], work, env)
     if built.returncode != 0:
         pytest.fail(f"building the wheel failed: {built.stderr[-2000:]}")
     wheel = next((work / "dist").glob("nl2sparql-*.whl"))
