@@ -9,6 +9,7 @@ import pytest
 
 from nl2sparql.kb.workers import run_on_store, to_term
 from nl2sparql.paths import pools_dir
+from nl2sparql.sparql.model import unordered_list
 from nl2sparql.sparql.rewrite import lateral_minus
 
 P = """PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
@@ -127,7 +128,7 @@ def test_the_shipped_pool_runs_the_same(sample_kb):
 def _as_sets(rows: Counter) -> Counter:
     def cell(term):
         value = getattr(term, "value", None)
-        return ", ".join(sorted(value.split(", "))) if isinstance(value, str) and ", " in value else term
+        return unordered_list(value) if isinstance(value, str) else term
     out = Counter()
     for row, n in rows.items():
         out[tuple(cell(t) for t in row)] += n

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from nl2sparql.patterns.tagger import tag_query
+from nl2sparql.sparql.model import unordered_list
 from nl2sparql.translate.offline import OfflineTranslator
 
 P = """PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
@@ -114,7 +115,7 @@ def translator():
 def _rows(kb, query: str) -> set[tuple]:
     """The rows as a set; a concatenated cell ("a, b") is compared as its sorted parts."""
     table = kb.execute(query)
-    return {tuple(None if t is None else ", ".join(sorted(t.value.split(", "))) for t in row) for row in table.rows}
+    return {tuple(None if t is None else unordered_list(t.value) for t in row) for row in table.rows}
 
 
 @pytest.mark.parametrize("kind, question, gold", QUESTIONS, ids=[f"{k}:{q}" for k, q, _ in QUESTIONS])
